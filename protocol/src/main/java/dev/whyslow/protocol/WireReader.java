@@ -98,7 +98,7 @@ public final class WireReader {
    */
   public int readCount(String what, int minBytesEach) throws MalformedMessageException {
     long count = readVarLong(what);
-    if (count > remaining() / Math.max(1, minBytesEach)) {
+    if (count < 0 || count > remaining() / Math.max(1, minBytesEach)) {
       throw new MalformedMessageException(
           what + ": count " + count + " cannot fit in the " + remaining() + " bytes left");
     }
