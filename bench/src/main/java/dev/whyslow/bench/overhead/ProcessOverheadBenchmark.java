@@ -1,0 +1,140 @@
+package dev.whyslow.bench.overhead;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Whole-process overhead: runs the CPU-bound {@code CpuWorkload} from {@code examples} with and
+ * without the agent, interleaved (A B A B …) so drift in the machine hits both alike, and reports
+ * the median elapsed time of each and their ratio. The workload times only its measured rounds,
+ * after its own warm-up, so JVM start-up and instrumentation time are reported apart (as wall time
+ * per process).
+ *
+ * <p>Usage: {@code ProcessOverheadBenchmark <agent.jar> <examples.jar> [pairs=10] [warmup=60]
+ * [rounds=150] [agentArgs]}.
+ */
+public final class ProcessOverheadBenchmark {
+  private static final Pattern ELAPSED = Pattern.compile("elapsed_ms=([0-9.]+) checksum=(-?\\d+)");
+
+  private ProcessOverheadBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 2) {
+      System.err.println(
+          "usage: ProcessOverheadBenchmark <agent.jar> <examples.jar> [pairs] [warmup] [rounds]"
+              + " [agentArgs]");
+      System.exit(2);
+    }
+    Path agentJar = Path.of(args[0]);
+    Path examplesJar = Path.of(args[1]);
+    for (Path p : List.of(agentJar, examplesJar)) {
+      if (!Files.isRegularFile(p)) {
+        System.err.println(p + " does not exist: build first with mvn -DskipTests package");
+        System.exit(2);
+      }
+    }
+    int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 10;
+    String warmup = args.length > 3 ? args[3] : "60";
+    String rounds = args.length > 4 ? args[4] : "150";
+    String agentArgs =
+        args.length > 5
+            ? args[5]
+            : "service=overhead-bench,include=dev.whyslow.examples.cpu,sampling.rate=0.0001";
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+    List<Double> without = new ArrayList<>();
+    List<Double> with = new ArrayList<>();
+    List<Double> wallWithout = new ArrayList<>();
+    List<Double> wallWith = new ArrayList<>();
+    String expectedChecksum = null;
+    for (int i = 0; i < pairs; i++) {
+      for (boolean agent : new boolean[] {i % 2 == 0, i % 2 != 0}) {
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.add("-Xms512m");
+        command.add("-Xmx512m");
+        if (agent) {
+          command.add("-javaagent:" + agentJar + "=" + agentArgs);
+        }
+        command.addAll(
+            List.of(
+                "-cp",
+                examplesJar.toString(),
+                "dev.whyslow.examples.cpu.CpuWorkload",
+                warmup,
+                rounds));
+        long wallStart = System.nanoTime();
+        String[] result = run(command);
+        double wallMs = (System.nanoTime() - wallStart) / 1e6;
+        if (expectedChecksum == null) {
+          expectedChecksum = result[1];
+        } else if (!expectedChecksum.equals(result[1])) {
+          throw new IllegalStateException(
+              "checksum differs with agent="
+                  + agent
+                  + ": "
+                  + result[1]
+                  + " vs "
+                  + expectedChecksum);
+        }
+        double ms = Double.parseDouble(result[0]);
+        (agent ? with : without).add(ms);
+        (agent ? wallWith : wallWithout).add(wallMs);
+        System.out.printf(
+            "pair %2d %-13s measured %8.1f ms   process wall %8.1f ms%n",
+            i + 1, agent ? "with agent" : "without agent", ms, wallMs);
+      }
+    }
+    double medianWithout = median(without);
+    double medianWith = median(with);
+    System.out.printf(
+        "%nmedian measured: without %.1f ms, with %.1f ms, ratio %.4f (%+.2f %%)%n",
+        medianWithout,
+        medianWith,
+        medianWith / medianWithout,
+        (medianWith / medianWithout - 1) * 100);
+    System.out.printf(
+        "median process wall (start-up and instrumentation included): without %.1f ms,"
+            + " with %.1f ms, ratio %.4f%n",
+        median(wallWithout), median(wallWith), median(wallWith) / median(wallWithout));
+  }
+
+  private static String[] run(List<String> command) throws IOException, InterruptedException {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    StringBuilder output = new StringBuilder();
+    String[] found = null;
+    try (BufferedReader reader =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line; (line = reader.readLine()) != null; ) {
+        output.append(line).append('\n');
+        Matcher m = ELAPSED.matcher(line);
+        if (m.find()) {
+          found = new String[] {m.group(1), m.group(2)};
+        }
+      }
+    }
+    if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0 || found == null) {
+      process.destroyForcibly();
+      throw new IllegalStateException("workload failed: " + command + "\n" + output);
+    }
+    return found;
+  }
+
+  static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  }
+}
