@@ -3,21 +3,56 @@ package dev.whyslow.agent.transport;
 import dev.whyslow.protocol.AgentStats;
 import dev.whyslow.protocol.Run;
 import dev.whyslow.protocol.Site;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import java.time.Duration;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
  * The agent's connection to {@code whyslowd}: a bounded queue of finished runs shipped in batches
- * over one Netty connection on one daemon thread. The application never waits for it and never sees
- * its exceptions; what cannot be delivered is dropped and counted.
+ * over one Netty connection on one daemon thread ({@value TransportThreadFactory#THREAD_NAME}). The
+ * application never waits for it and never sees its exceptions; what cannot be delivered is dropped
+ * and counted in {@link #stats()}.
+ *
+ * <pre>{@code
+ * AgentTransport transport = new AgentTransport(settings, listener, agentStats, Probes::markAgentThread);
+ * transport.start();
+ * transport.announceSites(sitesOfNewClass);   // before runs that mention them
+ * transport.offerRun(run);                    // false: dropped and counted
+ * transport.flushAndClose(Duration.ofSeconds(2));   // in the shutdown hook
+ * }</pre>
  */
 public final class AgentTransport implements AutoCloseable {
   private final TransportSettings settings;
+  private final CommandListener listener;
+  private final Supplier<AgentStats> agentStats;
+  private final Runnable onThreadStart;
+  private final OnceLog log;
+  private final long handshakeTimeoutMillis;
+  private final TransportCounters counters = new TransportCounters();
+  private final Outbox outbox;
+  private final AtomicBoolean started = new AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile boolean dropReported;
+  private volatile EventLoopGroup group;
+  private volatile Connector connector;
 
+  /**
+   * @param settings where and how to send
+   * @param listener receives the daemon's commands on the transport thread
+   * @param agentStats the rest of the agent's counters; the transport adds its own (see {@link
+   *     TransportCounters#merge}) and sends the sum every {@code statsIntervalMillis}
+   */
   public AgentTransport(
-      TransportSettings settings, CommandListener listener, Supplier<AgentStats> stats) {
-    this(settings, listener, stats, () -> {});
+      TransportSettings settings, CommandListener listener, Supplier<AgentStats> agentStats) {
+    this(settings, listener, agentStats, () -> {});
   }
 
   /**
@@ -27,41 +62,200 @@ public final class AgentTransport implements AutoCloseable {
   public AgentTransport(
       TransportSettings settings,
       CommandListener listener,
-      Supplier<AgentStats> stats,
+      Supplier<AgentStats> agentStats,
       Runnable onThreadStart) {
+    this(
+        settings,
+        listener,
+        agentStats,
+        onThreadStart,
+        OnceLog.stderr(),
+        HandshakeHandler.DEFAULT_TIMEOUT_MILLIS);
+  }
+
+  AgentTransport(
+      TransportSettings settings,
+      CommandListener listener,
+      Supplier<AgentStats> agentStats,
+      Runnable onThreadStart,
+      OnceLog log,
+      long handshakeTimeoutMillis) {
     this.settings = settings;
+    this.listener = listener == null ? CommandListener.NOOP : listener;
+    this.agentStats = agentStats == null ? () -> null : agentStats;
+    this.onThreadStart = onThreadStart == null ? () -> {} : onThreadStart;
+    this.log = log;
+    this.handshakeTimeoutMillis = handshakeTimeoutMillis;
+    this.outbox = new Outbox(settings.queueCapacity(), settings.batchMaxRuns());
   }
 
-  /** Starts connecting in the background. Never blocks, never throws. */
+  /**
+   * Starts connecting in the background. Never blocks, never throws; a second call does nothing.
+   */
   public void start() {
-    // TODO
+    if (closed.get() || !started.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      QuietNettyLogging.installIfRelocated(log);
+      EventLoopGroup loopGroup =
+          new MultiThreadIoEventLoopGroup(
+              1, new TransportThreadFactory(onThreadStart, log), NioIoHandler.newFactory());
+      group = loopGroup;
+      Connector c =
+          new Connector(
+              settings,
+              loopGroup.next(),
+              events ->
+                  new TransportInitializer(
+                      settings,
+                      outbox,
+                      counters,
+                      log,
+                      listener,
+                      agentStats,
+                      events,
+                      handshakeTimeoutMillis),
+              outbox,
+              counters,
+              log,
+              new Backoff(
+                  settings.reconnectInitialMillis(),
+                  settings.reconnectMaxMillis(),
+                  new SplittableRandom()));
+      connector = c;
+      c.start();
+    } catch (Throwable t) {
+      String text = "could not start the transport to " + settings.address() + ": " + t;
+      counters.error(text);
+      log.report("start", text + "; runs will be dropped and counted");
+    }
   }
 
-  /** Remembers sites; they are sent after every handshake and before any run queued after them. */
+  /**
+   * Remembers sites. They are sent after every handshake, and before any run queued after this
+   * call, so announce a class's sites before queueing runs that mention them.
+   */
   public void announceSites(List<Site> sites) {
-    // TODO
+    try {
+      if (sites != null && !sites.isEmpty()) {
+        outbox.addSites(sites);
+      }
+    } catch (Throwable t) {
+      counters.error("announcing sites failed: " + t);
+    }
   }
 
-  /** Queues a finished run without blocking; {@code false} when it was dropped (and counted). */
+  /**
+   * Queues a finished run without blocking. Returns {@code false} when the run was dropped and
+   * counted: the queue is full (the daemon is down or slow) or the transport is closed.
+   */
   public boolean offerRun(Run run) {
-    return false;
+    try {
+      if (run != null && !closed.get() && outbox.offer(run)) {
+        return true;
+      }
+      counters.runsDropped.increment();
+      if (!dropReported && run != null) {
+        dropReported = true;
+        log.report(
+            "queue-full",
+            (closed.get()
+                    ? "transport closed"
+                    : "run queue full (" + settings.queueCapacity() + ")")
+                + ": dropping new runs while the daemon at "
+                + settings.address()
+                + " is unreachable or slow; drops are counted in the agent's statistics");
+      }
+      return false;
+    } catch (Throwable t) {
+      counters.error("queueing a run failed: " + t);
+      return false;
+    }
   }
 
-  /** Sends what is queued, waiting at most {@code timeout} in total, then closes. */
+  /**
+   * Sends what is queued and closes, for the JVM's shutdown hook. Waits for the daemon (connecting
+   * if need be) and for the writes to complete, but never longer than {@code timeout} in total;
+   * then shuts the event loop down without a quiet period. Runs still queued count as dropped, and
+   * if any run was dropped one summary line goes to stderr.
+   */
   public void flushAndClose(Duration timeout) {
-    // TODO
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      long timeoutNanos = timeout == null || timeout.isNegative() ? 0 : timeout.toNanos();
+      long deadline = System.nanoTime() + timeoutNanos;
+      Connector c = connector;
+      boolean connected = false;
+      if (c != null) {
+        await(c.requestFlush(), deadline);
+        connected = counters.connected;
+        await(c.stop(), deadline);
+      }
+      EventLoopGroup g = group;
+      if (g != null) {
+        g.shutdownGracefully(0, Math.max(0, remainingMillis(deadline)), TimeUnit.MILLISECONDS);
+        g.awaitTermination(Math.max(0, remainingMillis(deadline)), TimeUnit.MILLISECONDS);
+      }
+      counters.runsDropped.add(outbox.drainAll());
+      summarize(connected);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      counters.runsDropped.add(outbox.drainAll());
+    } catch (Throwable t) {
+      counters.error("closing the transport failed: " + t);
+      log.report("close", "closing the transport failed: " + t);
+    }
   }
 
+  /** Same as {@code flushAndClose(Duration.ZERO)}: closes without waiting for the daemon. */
   @Override
   public void close() {
     flushAndClose(Duration.ZERO);
   }
 
+  /** A snapshot of the transport's counters; cheap, callable from any thread. */
   public TransportStats stats() {
-    return new TransportStats(0, 0, 0, 0, 0, 0, false, "");
+    return counters.snapshot(outbox.size());
   }
 
-  TransportSettings settings() {
-    return settings;
+  /** The delay chosen for the latest scheduled reconnect, or -1; for tests. */
+  long lastReconnectDelayMillis() {
+    Connector c = connector;
+    return c == null ? -1 : c.lastDelayMillis();
+  }
+
+  private void summarize(boolean connected) {
+    long dropped = counters.runsDropped.sum();
+    if (dropped == 0) {
+      return;
+    }
+    if (connected) {
+      log.always(
+          "sent "
+              + counters.runsSent.sum()
+              + " runs to daemon at "
+              + settings.address()
+              + "; dropped "
+              + dropped
+              + " runs (queue full, connection lost or shutdown timeout)");
+    } else {
+      log.always("daemon unreachable at " + settings.address() + "; dropped " + dropped + " runs");
+    }
+  }
+
+  private static void await(CompletableFuture<Void> future, long deadline)
+      throws InterruptedException {
+    try {
+      future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+      // Out of time, or nothing more to wait for: the caller closes what is left.
+    }
+  }
+
+  private static long remainingMillis(long deadline) {
+    return TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
   }
 }
