@@ -36,6 +36,9 @@ public final class InMemoryStore implements WhyslowStore {
   public synchronized void putSites(String service, Collection<Site> sites) {
     checkOpen();
     StoreLimits.checkService(service);
+    if (sites.isEmpty()) {
+      return;
+    }
     TreeMap<Long, Site> map =
         sitesByService.computeIfAbsent(service, s -> new TreeMap<>(Long::compareUnsigned));
     for (Site site : sites) {
