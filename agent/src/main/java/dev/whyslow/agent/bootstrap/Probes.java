@@ -1,0 +1,258 @@
+package dev.whyslow.agent.bootstrap;
+
+/**
+ * The static methods instrumented code calls. An instrumented method calls {@link #state()} once at
+ * entry and keeps the result in a local; each site then calls one tiny probe whose unsampled path
+ * is a decrement and a compare on {@link ThreadState#countdown}. The predicate is evaluated only on
+ * the sampled path ({@link Sampler}).
+ *
+ * <p>Branch probes run just before the conditional jump with copies of its operands and record
+ * "taken" (predicate 0) or "not taken" (predicate 1). Return probes run just before the return with
+ * a copy of the value. No lambdas, string concatenation or non-JDK classes here: this class is on
+ * the bootstrap class path and is called from every class loader, {@code java.*} included.
+ */
+public final class Probes {
+  /** Bumped whenever the rate or the kill switch changes; threads resynchronise on mismatch. */
+  static volatile int generation;
+
+  static volatile boolean enabled = true;
+  static volatile SamplingRate rate = SamplingRate.of(1e-4);
+
+  /** The process run, or {@code null} when process runs are not recorded. */
+  static volatile RunCounts processRun;
+
+  private static final ThreadLocal<ThreadState> STATES =
+      new ThreadLocal<ThreadState>() {
+        @Override
+        protected ThreadState initialValue() {
+          return new ThreadState();
+        }
+      };
+
+  private Probes() {}
+
+  /** The calling thread's state; called once at the entry of every instrumented method. */
+  public static ThreadState state() {
+    ThreadState s = STATES.get();
+    if (s.generation != generation) {
+      Sampler.resync(s);
+    }
+    return s;
+  }
+
+  // ---- configuration, called by the agent core and the daemon's commands ----
+
+  /** Sets the probability with which one predicate evaluation is recorded. */
+  public static synchronized void setSamplingRate(double newRate) {
+    rate = SamplingRate.of(newRate);
+    generation++;
+  }
+
+  public static double samplingRate() {
+    return rate.rate;
+  }
+
+  /** The kill switch: with {@code false}, every probe becomes a no-op until re-enabled. */
+  public static synchronized void setEnabled(boolean on) {
+    enabled = on;
+    generation++;
+  }
+
+  public static boolean isEnabled() {
+    return enabled;
+  }
+
+  /** Where sampled evaluations of threads without a unit run go; {@code null} to drop them. */
+  public static void setProcessRun(RunCounts run) {
+    processRun = run;
+  }
+
+  public static RunCounts processRun() {
+    return processRun;
+  }
+
+  /** Marks the calling thread as the agent's own for good: its evaluations are never recorded. */
+  public static void markAgentThread() {
+    ThreadState s = STATES.get();
+    s.agent = true;
+    s.countdown = Integer.MAX_VALUE;
+  }
+
+  /**
+   * Marks the calling thread as doing agent work (class transformation) until {@link
+   * #exitAgentWork}; returns whether it already was, to pass back.
+   */
+  public static boolean enterAgentWork() {
+    ThreadState s = STATES.get();
+    boolean was = s.agent;
+    s.agent = true;
+    s.countdown = Integer.MAX_VALUE;
+    return was;
+  }
+
+  public static void exitAgentWork(boolean was) {
+    if (!was) {
+      ThreadState s = STATES.get();
+      s.agent = false;
+      Sampler.resync(s);
+    }
+  }
+
+  /**
+   * Initialises and links every class and method the sampled path uses, by running each probe's
+   * sampled path once into a scratch run; called once by the agent before any class is
+   * instrumented.
+   */
+  public static void warmUp() {
+    ThreadState s = state();
+    RunCounts saved = s.currentRun;
+    boolean wasAgent = s.agent;
+    s.agent = false;
+    s.currentRun = new ChunkedRunCounts(8);
+    try {
+      s.countdown = 1;
+      ifeq(0, s, 0);
+      s.countdown = 1;
+      ifIcmplt(0, 1, s, 0);
+      s.countdown = 1;
+      ifAcmpne(s, s, s, 0);
+      s.countdown = 1;
+      ifNull(s, s, 0);
+      s.countdown = 1;
+      returnInt(-1, s, 0);
+      s.countdown = 1;
+      returnDouble(Double.NaN, s, 0);
+      s.countdown = 1;
+      returnReference(s, s, 0);
+      s.currentRun.get(0);
+      AgentErrors.count();
+    } finally {
+      s.currentRun = saved;
+      s.agent = wasAgent;
+      Sampler.resetSamples();
+      Sampler.resync(s);
+    }
+  }
+
+  /** Predicate evaluations recorded since the JVM started. */
+  public static long samplesRecorded() {
+    return Sampler.samplesRecorded();
+  }
+
+  // ---- branch probes: operands are copies of the jump's, predicate 0 = taken, 1 = not taken ----
+
+  public static void ifeq(int v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, v == 0 ? 0 : 1);
+  }
+
+  public static void ifne(int v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, v != 0 ? 0 : 1);
+  }
+
+  public static void iflt(int v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, v < 0 ? 0 : 1);
+  }
+
+  public static void ifge(int v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, v >= 0 ? 0 : 1);
+  }
+
+  public static void ifgt(int v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, v > 0 ? 0 : 1);
+  }
+
+  public static void ifle(int v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, v <= 0 ? 0 : 1);
+  }
+
+  public static void ifIcmpeq(int a, int b, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, a == b ? 0 : 1);
+  }
+
+  public static void ifIcmpne(int a, int b, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, a != b ? 0 : 1);
+  }
+
+  public static void ifIcmplt(int a, int b, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, a < b ? 0 : 1);
+  }
+
+  public static void ifIcmpge(int a, int b, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, a >= b ? 0 : 1);
+  }
+
+  public static void ifIcmpgt(int a, int b, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, a > b ? 0 : 1);
+  }
+
+  public static void ifIcmple(int a, int b, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, a <= b ? 0 : 1);
+  }
+
+  public static void ifAcmpeq(Object a, Object b, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, a == b ? 0 : 1);
+  }
+
+  public static void ifAcmpne(Object a, Object b, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, a != b ? 0 : 1);
+  }
+
+  public static void ifNull(Object v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, v == null ? 0 : 1);
+  }
+
+  public static void ifNonNull(Object v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, v != null ? 0 : 1);
+  }
+
+  // ---- return probes ----
+
+  /** {@code int}, {@code short}, {@code byte} and {@code char} returns: the six sign predicates. */
+  public static void returnInt(int v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.sign(s, slot, Integer.signum(v));
+  }
+
+  public static void returnLong(long v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.sign(s, slot, Long.signum(v));
+  }
+
+  public static void returnFloat(float v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.sign(s, slot, v > 0f ? 1 : v < 0f ? -1 : v == 0f ? 0 : Sampler.NAN);
+  }
+
+  public static void returnDouble(double v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.sign(s, slot, v > 0d ? 1 : v < 0d ? -1 : v == 0d ? 0 : Sampler.NAN);
+  }
+
+  /** {@code boolean} returns: predicate 0 = false, 1 = true. */
+  public static void returnBoolean(int v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, v != 0 ? 1 : 0);
+  }
+
+  /** Reference returns: predicate 0 = null, 1 = non-null. */
+  public static void returnReference(Object v, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.outcome(s, slot, v == null ? 0 : 1);
+  }
+}

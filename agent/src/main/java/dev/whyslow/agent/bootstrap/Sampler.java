@@ -1,0 +1,127 @@
+package dev.whyslow.agent.bootstrap;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The probes' sampled path: records the evaluation that the countdown selected into the thread's
+ * run and draws the next countdown. It is re-entrancy safe (probes hit while it runs are ignored),
+ * silent on agent threads, and never throws: a failure is counted in {@link AgentErrors}.
+ */
+final class Sampler {
+  /** Sign of a NaN return: only "!= 0" holds. */
+  static final int NAN = 2;
+
+  private static final VarHandle SAMPLES;
+
+  static {
+    try {
+      SAMPLES = MethodHandles.lookup().findStaticVarHandle(Sampler.class, "samples", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  @SuppressWarnings("unused") // accessed through SAMPLES
+  private static volatile long samples;
+
+  private Sampler() {}
+
+  static long samplesRecorded() {
+    return (long) SAMPLES.getVolatile();
+  }
+
+  /** Forgets the warm-up's samples; only {@link Probes#warmUp} calls it, before any real one. */
+  static void resetSamples() {
+    SAMPLES.setVolatile(0L);
+  }
+
+  /**
+   * Brings a thread up to date with the rate and the kill switch after {@link Probes#generation}.
+   */
+  static void resync(ThreadState s) {
+    s.generation = Probes.generation;
+    if (!Probes.enabled || s.agent) {
+      s.countdown = Integer.MAX_VALUE;
+    } else {
+      s.countdown = s.draw(Probes.rate);
+    }
+  }
+
+  /** Records predicate {@code predicate} true at the two-predicate site at {@code slot}. */
+  static void outcome(ThreadState s, int slot, int predicate) {
+    if (s.busy) {
+      return; // a probe inside our own sampled path; the outer call draws the next countdown
+    }
+    s.busy = true;
+    try {
+      RunCounts run = target(s);
+      if (run != null) {
+        run.increment(slot);
+        run.increment(slot + 1 + predicate);
+        SAMPLES.getAndAdd(1L);
+      }
+    } catch (Throwable t) {
+      AgentErrors.report("the sampled path of a probe", t);
+    } finally {
+      next(s);
+      s.busy = false;
+    }
+  }
+
+  /**
+   * Records the six sign predicates ({@code <0, <=0, >0, >=0, ==0, !=0}) of a numeric return with
+   * the given sign (-1, 0, 1, or {@link #NAN}).
+   */
+  static void sign(ThreadState s, int slot, int sign) {
+    if (s.busy) {
+      return;
+    }
+    s.busy = true;
+    try {
+      RunCounts run = target(s);
+      if (run != null) {
+        run.increment(slot);
+        int first = slot + 1;
+        if (sign < 0) {
+          run.increment(first); // < 0
+          run.increment(first + 1); // <= 0
+          run.increment(first + 5); // != 0
+        } else if (sign == 0) {
+          run.increment(first + 1); // <= 0
+          run.increment(first + 3); // >= 0
+          run.increment(first + 4); // == 0
+        } else if (sign == 1) {
+          run.increment(first + 2); // > 0
+          run.increment(first + 3); // >= 0
+          run.increment(first + 5); // != 0
+        } else {
+          run.increment(first + 5); // NaN: only != 0
+        }
+        SAMPLES.getAndAdd(1L);
+      }
+    } catch (Throwable t) {
+      AgentErrors.report("the sampled path of a probe", t);
+    } finally {
+      next(s);
+      s.busy = false;
+    }
+  }
+
+  /** The run to record into, or {@code null} when this evaluation must not be recorded. */
+  private static RunCounts target(ThreadState s) {
+    if (s.agent || !Probes.enabled) {
+      return null;
+    }
+    RunCounts run = s.currentRun;
+    return run != null ? run : Probes.processRun;
+  }
+
+  private static void next(ThreadState s) {
+    try {
+      resync(s);
+    } catch (Throwable t) {
+      s.countdown = Integer.MAX_VALUE;
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package dev.whyslow.agent.bootstrap;
+
+/**
+ * What one thread's probes need, fetched once per instrumented method invocation into a local. The
+ * unsampled path touches only {@link #countdown}, a plain field: no allocation, lock or volatile
+ * write. Everything here is confined to its thread and dies with it.
+ */
+public final class ThreadState {
+  /** Evaluations left until the next recorded one; the probe's fast path decrements it. */
+  public int countdown;
+
+  /** {@link Probes#generation} this state last synchronised with (rate change, kill switch). */
+  int generation;
+
+  /** Set while the sampled path runs, so probes hit by the agent's own code are ignored. */
+  boolean busy;
+
+  /** An agent thread (transport, shutdown, transformer): its evaluations are never recorded. */
+  boolean agent;
+
+  /**
+   * Where sampled evaluations go; {@code null} means the process run. A later unit run sets it for
+   * the duration of its unit.
+   */
+  RunCounts currentRun;
+
+  /** SplitMix64 state; per thread so drawing needs no synchronisation and no java.util class. */
+  private long seed;
+
+  private static long seedSequence = System.nanoTime();
+
+  ThreadState() {
+    // A racy static sequence is fine: it only spreads seeds, the mix below does the rest.
+    long s = seedSequence += 0x9E3779B97F4A7C15L;
+    seed = mix(s ^ System.nanoTime() ^ (Thread.currentThread().getId() * 0xBF58476D1CE4E5B9L));
+    generation = Probes.generation - 1; // forces a sync (and first draw) on first use
+  }
+
+  /** The run sampled evaluations of this thread are recorded in, or {@code null} (process run). */
+  public RunCounts currentRun() {
+    return currentRun;
+  }
+
+  /** Redirects this thread's samples to {@code run}, or back to the process run with null. */
+  public void setCurrentRun(RunCounts run) {
+    this.currentRun = run;
+  }
+
+  /**
+   * Draws the number of evaluations until the next recorded one from the geometric distribution
+   * with success probability {@code rate}: {@code floor(ln(U) / ln(1 - rate)) + 1}, U in (0, 1].
+   */
+  int draw(SamplingRate rate) {
+    if (rate.rate >= 1.0) {
+      return 1;
+    }
+    double u = ((nextLong() >>> 11) + 1) * 0x1.0p-53; // uniform in (0, 1]
+    double n = Math.floor(Math.log(u) / rate.logOneMinusRate) + 1.0;
+    return n >= Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) n;
+  }
+
+  long nextLong() {
+    seed += 0x9E3779B97F4A7C15L;
+    return mix(seed);
+  }
+
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+}

@@ -1,0 +1,88 @@
+package dev.whyslow.agent.config;
+
+import dev.whyslow.protocol.Label;
+import java.util.List;
+
+/**
+ * The agent's configuration after precedence and validation ({@link AgentConfigLoader}). Every
+ * value here is usable: a bad setting was reported and replaced by its default.
+ *
+ * @param enabled false installs nothing
+ * @param service logical service name
+ * @param instance this JVM's name; {@code ""} means host name and pid, resolved off the main thread
+ * @param version the service's deployed version
+ * @param daemonHost whyslowd host
+ * @param daemonPort whyslowd agent port
+ * @param token shared secret for the daemon, {@code ""} for none
+ * @param samplingRate probability that one predicate evaluation is recorded, in [1e-6, 1]
+ * @param include dotted package or class prefixes to instrument; empty means none
+ * @param exclude dotted prefixes taken out of the includes
+ * @param probes which probe families to insert
+ * @param processRun whether the whole JVM is recorded as one run, sent at exit
+ * @param label the label of the process run
+ * @param queueCapacity most finished runs waiting to be sent
+ * @param batchMaxRuns most runs per frame
+ * @param batchMaxDelayMillis longest a run waits for its batch
+ * @param maxPredicates predicate budget; classes beyond it stay uninstrumented
+ * @param shutdownFlushTimeoutMillis how long the JVM exit waits to send the last runs
+ * @param log stderr verbosity
+ * @param dump file the final process run and site table are written to at exit, or {@code ""}
+ */
+public record AgentConfig(
+    boolean enabled,
+    String service,
+    String instance,
+    String version,
+    String daemonHost,
+    int daemonPort,
+    String token,
+    double samplingRate,
+    List<String> include,
+    List<String> exclude,
+    ProbeSet probes,
+    boolean processRun,
+    Label label,
+    int queueCapacity,
+    int batchMaxRuns,
+    long batchMaxDelayMillis,
+    int maxPredicates,
+    long shutdownFlushTimeoutMillis,
+    LogLevel log,
+    String dump) {
+
+  public AgentConfig {
+    include = List.copyOf(include);
+    exclude = List.copyOf(exclude);
+  }
+
+  /** {@code host:port} of the daemon, for messages. */
+  public String daemonAddress() {
+    return daemonHost.contains(":")
+        ? "[" + daemonHost + "]:" + daemonPort
+        : daemonHost + ":" + daemonPort;
+  }
+
+  @Override
+  public String toString() {
+    // Never print the token.
+    return "AgentConfig[service="
+        + service
+        + ", instance="
+        + instance
+        + ", version="
+        + version
+        + ", daemon="
+        + daemonAddress()
+        + ", sampling.rate="
+        + samplingRate
+        + ", include="
+        + include
+        + ", exclude="
+        + exclude
+        + ", probes="
+        + probes
+        + ", label="
+        + label.spelling()
+        + "]";
+  }
+}

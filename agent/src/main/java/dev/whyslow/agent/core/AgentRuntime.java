@@ -1,0 +1,233 @@
+package dev.whyslow.agent.core;
+
+import dev.whyslow.agent.bootstrap.AgentErrors;
+import dev.whyslow.agent.bootstrap.ChunkedRunCounts;
+import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.config.AgentConfig;
+import dev.whyslow.agent.instrument.ClassInstrumenter;
+import dev.whyslow.agent.instrument.InstrumentationCounters;
+import dev.whyslow.agent.instrument.ProbeTransformer;
+import dev.whyslow.agent.instrument.Scope;
+import dev.whyslow.protocol.AgentStats;
+import dev.whyslow.protocol.Run;
+import dev.whyslow.protocol.Site;
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The installed agent: configuration, site registry, process-run counters, the transformer, and the
+ * background work (announcing sites, shipping the process run at exit). One per JVM.
+ */
+public final class AgentRuntime {
+  private static final long ANNOUNCE_INTERVAL_MILLIS = 1_000;
+  private static volatile AgentRuntime current;
+
+  private final AgentConfig config;
+  private final AgentLog log;
+  private final SiteRegistry registry;
+  private final ChunkedRunCounts processCounts;
+  private final InstrumentationCounters counters = new InstrumentationCounters();
+  private final Scope scope;
+  private final ProbeTransformer transformer;
+  private final TransportLink link;
+  private final AtomicLong runSequence = new AtomicLong();
+  private final AtomicLong runsRecorded = new AtomicLong();
+  private final long startEpochMillis;
+  private final Object wakeUp = new Object();
+  private volatile boolean stopping;
+
+  AgentRuntime(AgentConfig config, AgentLog log, Instrumentation instrumentation) {
+    this.config = config;
+    this.log = log;
+    this.registry = new SiteRegistry(config.maxPredicates());
+    this.processCounts = new ChunkedRunCounts(registry.slotCapacity());
+    this.scope = new Scope(config.include(), config.exclude());
+    ClassInstrumenter instrumenter = new ClassInstrumenter(registry, config.probes(), counters);
+    this.transformer =
+        new ProbeTransformer(scope, instrumenter, counters, instrumentation, this::reportFailure);
+    this.link = new TransportLink(config, log, this::stats);
+    this.startEpochMillis =
+        ProcessHandle.current()
+            .info()
+            .startInstant()
+            .map(Instant::toEpochMilli)
+            .orElse(System.currentTimeMillis());
+  }
+
+  /** The agent installed in this JVM, or {@code null}. */
+  public static AgentRuntime current() {
+    return current;
+  }
+
+  static void setCurrent(AgentRuntime runtime) {
+    current = runtime;
+  }
+
+  public AgentConfig config() {
+    return config;
+  }
+
+  public SiteRegistry registry() {
+    return registry;
+  }
+
+  public ChunkedRunCounts processCounts() {
+    return processCounts;
+  }
+
+  public InstrumentationCounters counters() {
+    return counters;
+  }
+
+  Scope scope() {
+    return scope;
+  }
+
+  ProbeTransformer transformer() {
+    return transformer;
+  }
+
+  /** The process run as it stands now: every site a sampled evaluation reached, with counts. */
+  public Run snapshotProcessRun() {
+    long nowMillis = System.currentTimeMillis();
+    return ProcessRunBuilder.build(
+        runSequence.incrementAndGet(),
+        registry.entries(),
+        processCounts,
+        config.label(),
+        Probes.samplingRate(),
+        startEpochMillis,
+        Duration.ofMillis(nowMillis - startEpochMillis).toNanos());
+  }
+
+  /** The agent's counters, as sent to the daemon. */
+  public AgentStats stats() {
+    TransportLink.Counts t = link.counts();
+    return new AgentStats(
+        System.currentTimeMillis(),
+        Probes.samplesRecorded(),
+        registry.siteCount(),
+        counters.classesInstrumented(),
+        counters.classesFailed(),
+        runsRecorded.get(),
+        t.runsSent(),
+        t.runsDropped(),
+        AgentErrors.count(),
+        t.reconnects(),
+        t.bytesSent());
+  }
+
+  /** Starts the agent's background thread, which connects and announces new sites every second. */
+  void startBackground() {
+    Thread worker = new Thread(this::backgroundLoop, "whyslow-agent");
+    worker.setDaemon(true);
+    worker.start();
+    Thread hook = new Thread(this::shutdown, "whyslow-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+  }
+
+  private void backgroundLoop() {
+    try {
+      Probes.markAgentThread();
+      link.start();
+      while (!stopping) {
+        announceNewSites();
+        synchronized (wakeUp) {
+          if (!stopping) {
+            wakeUp.wait(ANNOUNCE_INTERVAL_MILLIS);
+          }
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Throwable t) {
+      AgentErrors.report("the agent's background thread", t);
+    }
+  }
+
+  private void announceNewSites() {
+    List<Site> sites = registry.drainUnannounced();
+    if (!sites.isEmpty()) {
+      link.announceSites(sites);
+    }
+  }
+
+  /** At JVM exit: finish the process run, dump it if asked, send it, and say what was dropped. */
+  void shutdown() {
+    try {
+      Probes.markAgentThread();
+      stopping = true;
+      synchronized (wakeUp) {
+        wakeUp.notifyAll();
+      }
+      Run run = null;
+      if (config.processRun()) {
+        run = snapshotProcessRun();
+        runsRecorded.incrementAndGet();
+        writeDump(run);
+      }
+      link.start();
+      announceNewSites();
+      if (run != null) {
+        link.offerRun(run);
+      }
+      link.flushAndClose(Duration.ofMillis(config.shutdownFlushTimeoutMillis()));
+      TransportLink.Counts t = link.counts();
+      if (t.runsDropped() > 0) {
+        log.warn(
+            t.runsDropped()
+                + " run(s) dropped: the daemon at "
+                + config.daemonAddress()
+                + " did not take them"
+                + (t.lastError().isEmpty() ? "" : " (" + t.lastError() + ")")
+                + "; check that whyslowd is running and reachable");
+      }
+      log.info(
+          "exit: "
+              + counters.classesInstrumented()
+              + " classes instrumented, "
+              + registry.siteCount()
+              + " sites, "
+              + Probes.samplesRecorded()
+              + " samples recorded, runs sent "
+              + t.runsSent()
+              + ", dropped "
+              + t.runsDropped()
+              + ", agent errors "
+              + AgentErrors.count());
+    } catch (Throwable t) {
+      AgentErrors.report("the agent's shutdown", t);
+    }
+  }
+
+  private void writeDump(Run run) {
+    if (config.dump().isEmpty()) {
+      return;
+    }
+    try {
+      RunDump.write(Path.of(config.dump()), run, registry.entries(), processCounts);
+    } catch (IOException | RuntimeException e) {
+      log.warn(
+          "cannot write the dump file "
+              + config.dump()
+              + " ("
+              + e
+              + "); check the dump setting and that the directory is writable");
+    }
+  }
+
+  private void reportFailure(String className, Throwable error) {
+    log.warnOnce(
+        "transform-failure",
+        "could not instrument "
+            + className
+            + " ("
+            + error
+            + "); it runs unchanged. Later failures are only counted (log=debug prints each)");
+  }
+}

@@ -1,0 +1,108 @@
+package dev.whyslow.agent.core;
+
+import dev.whyslow.protocol.Site;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every probe site this JVM knows, with its dense index and the counter slots its run counters use:
+ * {@code slot} counts sampled evaluations reaching the site, {@code slot + 1 + i} those where its
+ * predicate {@code i} was true. Bounded by a predicate budget; a class that does not fit is left
+ * uninstrumented and counted. Sites are keyed by their stable key, so a class loaded twice (two
+ * class loaders, retransformation) shares its slots.
+ */
+public final class SiteRegistry {
+  /** A registered site and where its counters are. */
+  public record Entry(int index, int slot, Site site) {}
+
+  private final int maxPredicates;
+  private final int slotCapacity;
+  private final Map<Long, Entry> byKey = new HashMap<>();
+  private final List<Entry> entries = new ArrayList<>();
+  private final List<Site> unannounced = new ArrayList<>();
+  private int predicates;
+  private int nextSlot;
+  private long rejectedClasses;
+
+  /**
+   * @param maxPredicates most predicates across all sites, at least 2
+   */
+  public SiteRegistry(int maxPredicates) {
+    if (maxPredicates < 2) {
+      throw new IllegalArgumentException("max predicates must be >= 2, was " + maxPredicates);
+    }
+    this.maxPredicates = maxPredicates;
+    // Every site has at least two predicates, so sites <= predicates / 2 and slots fit in this.
+    this.slotCapacity = maxPredicates + maxPredicates / 2;
+  }
+
+  /** Counter slots a run needs to hold every site this registry can ever register. */
+  public int slotCapacity() {
+    return slotCapacity;
+  }
+
+  /**
+   * Registers the sites of one class all at once: the slot of each, in order, or {@code null} when
+   * they would exceed the predicate budget (then nothing is registered and the class is counted).
+   */
+  public synchronized int[] registerAll(List<Site> sites) {
+    int newPredicates = 0;
+    int newSlots = 0;
+    for (Site site : sites) {
+      if (!byKey.containsKey(site.key())) {
+        newPredicates += site.kind().predicateCount();
+        newSlots += 1 + site.kind().predicateCount();
+      }
+    }
+    if (predicates + newPredicates > maxPredicates || nextSlot + newSlots > slotCapacity) {
+      rejectedClasses++;
+      return null;
+    }
+    int[] slots = new int[sites.size()];
+    for (int i = 0; i < sites.size(); i++) {
+      Site site = sites.get(i);
+      Entry entry = byKey.get(site.key());
+      if (entry == null) {
+        entry = new Entry(entries.size(), nextSlot, site);
+        nextSlot += 1 + site.kind().predicateCount();
+        predicates += site.kind().predicateCount();
+        byKey.put(site.key(), entry);
+        entries.add(entry);
+        unannounced.add(site);
+      }
+      slots[i] = entry.slot();
+    }
+    return slots;
+  }
+
+  /** Sites registered since the last call, to announce to the daemon. */
+  public synchronized List<Site> drainUnannounced() {
+    List<Site> out = List.copyOf(unannounced);
+    unannounced.clear();
+    return out;
+  }
+
+  /** Every registered site, in index order. */
+  public synchronized List<Entry> entries() {
+    return List.copyOf(entries);
+  }
+
+  public synchronized int siteCount() {
+    return entries.size();
+  }
+
+  public synchronized int predicateCount() {
+    return predicates;
+  }
+
+  /** Classes left uninstrumented because the predicate budget was used up. */
+  public synchronized long rejectedClasses() {
+    return rejectedClasses;
+  }
+
+  public int maxPredicates() {
+    return maxPredicates;
+  }
+}

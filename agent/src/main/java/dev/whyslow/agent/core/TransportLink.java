@@ -1,0 +1,146 @@
+package dev.whyslow.agent.core;
+
+import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.config.AgentConfig;
+import dev.whyslow.agent.transport.AgentTransport;
+import dev.whyslow.agent.transport.CommandListener;
+import dev.whyslow.agent.transport.TransportSettings;
+import dev.whyslow.agent.transport.TransportStats;
+import dev.whyslow.protocol.AgentStats;
+import dev.whyslow.protocol.Hello;
+import dev.whyslow.protocol.MessageCodec;
+import dev.whyslow.protocol.Run;
+import dev.whyslow.protocol.Site;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The core's side of the transport: creates it once (off the application's start-up path, since
+ * resolving the instance name may block), passes the daemon's commands to the probes, and keeps
+ * counting drops even when the transport could not be created at all.
+ */
+final class TransportLink {
+  /** What reached the daemon and what did not. */
+  record Counts(
+      long runsSent, long runsDropped, long reconnects, long bytesSent, String lastError) {}
+
+  private final AgentConfig config;
+  private final AgentLog log;
+  private final Supplier<AgentStats> stats;
+  private AgentTransport transport;
+  private boolean started;
+  private long localDrops;
+  private String localError = "";
+
+  TransportLink(AgentConfig config, AgentLog log, Supplier<AgentStats> stats) {
+    this.config = config;
+    this.log = log;
+    this.stats = stats;
+  }
+
+  /** Creates and starts the transport the first time; later calls do nothing. Never throws. */
+  synchronized void start() {
+    if (started) {
+      return;
+    }
+    started = true;
+    try {
+      String instance = config.instance().isEmpty() ? InstanceName.resolve() : config.instance();
+      String agentVersion = AgentRuntime.class.getPackage().getImplementationVersion();
+      Hello hello =
+          new Hello(
+              MessageCodec.PROTOCOL_VERSION,
+              config.service(),
+              instance,
+              config.version(),
+              agentVersion == null ? "dev" : agentVersion,
+              config.token());
+      TransportSettings defaults =
+          TransportSettings.defaults(config.daemonHost(), config.daemonPort(), hello);
+      TransportSettings settings =
+          new TransportSettings(
+              config.daemonHost(),
+              config.daemonPort(),
+              hello,
+              config.queueCapacity(),
+              config.batchMaxRuns(),
+              config.batchMaxDelayMillis(),
+              defaults.statsIntervalMillis(),
+              defaults.reconnectInitialMillis(),
+              defaults.reconnectMaxMillis(),
+              defaults.fatalBackoffMillis(),
+              defaults.maxFrameBytes());
+      transport = new AgentTransport(settings, new Commands(log), stats, Probes::markAgentThread);
+      transport.start();
+      log.info("agent started for service " + config.service() + " (" + instance + ")");
+    } catch (Throwable t) {
+      transport = null;
+      localError = String.valueOf(t);
+      log.warn(
+          "cannot start the connection to the daemon at "
+              + config.daemonAddress()
+              + " ("
+              + t
+              + "); runs are counted as dropped, the application is not affected");
+    }
+  }
+
+  synchronized void announceSites(List<Site> sites) {
+    if (transport != null) {
+      transport.announceSites(sites);
+    }
+  }
+
+  synchronized boolean offerRun(Run run) {
+    if (transport == null) {
+      localDrops++;
+      return false;
+    }
+    return transport.offerRun(run);
+  }
+
+  void flushAndClose(Duration timeout) {
+    AgentTransport t;
+    synchronized (this) {
+      t = transport;
+    }
+    if (t != null) {
+      t.flushAndClose(timeout);
+    }
+  }
+
+  synchronized Counts counts() {
+    if (transport == null) {
+      return new Counts(0, localDrops, 0, 0, localError);
+    }
+    TransportStats s = transport.stats();
+    return new Counts(
+        s.runsSent(), s.runsDropped() + localDrops, s.reconnects(), s.bytesSent(), s.lastError());
+  }
+
+  /** The daemon's commands, applied to the probes. */
+  private static final class Commands implements CommandListener {
+    private final AgentLog log;
+
+    Commands(AgentLog log) {
+      this.log = log;
+    }
+
+    @Override
+    public void onSamplingRate(double rate) {
+      try {
+        Probes.setSamplingRate(rate);
+        log.info("sampling rate set to " + rate + " by the daemon");
+      } catch (IllegalArgumentException e) {
+        log.warn("the daemon sent an invalid sampling rate: " + e.getMessage() + "; ignored");
+      }
+    }
+
+    @Override
+    public void onEnabled(boolean enabled) {
+      Probes.setEnabled(enabled);
+      log.info(enabled ? "probes enabled by the daemon" : "probes disabled by the daemon");
+    }
+  }
+}

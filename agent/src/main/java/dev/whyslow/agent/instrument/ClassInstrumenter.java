@@ -1,0 +1,115 @@
+package dev.whyslow.agent.instrument;
+
+import dev.whyslow.agent.config.ProbeSet;
+import dev.whyslow.agent.core.SiteRegistry;
+import dev.whyslow.protocol.Site;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodTooLargeException;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * Turns one class file into its instrumented form: plans the probe points of every method,
+ * registers their sites, and rewrites the methods. A method that cannot be analysed, or that would
+ * grow past the 64 KiB code limit, is left as it was; the class is still instrumented.
+ */
+public final class ClassInstrumenter {
+  private static final int MAX_ATTEMPTS = 4;
+
+  private final SiteRegistry registry;
+  private final ProbeSet probes;
+  private final InstrumentationCounters counters;
+
+  public ClassInstrumenter(
+      SiteRegistry registry, ProbeSet probes, InstrumentationCounters counters) {
+    this.registry = registry;
+    this.probes = probes;
+    this.counters = counters;
+  }
+
+  /**
+   * The instrumented class file, or {@code null} when there is nothing to change (no probe points,
+   * or the predicate budget is used up).
+   *
+   * @throws RuntimeException when the class file cannot be read or written; the caller leaves the
+   *     class as it was
+   */
+  public byte[] instrument(byte[] classFile) {
+    Set<String> leaveAlone = new HashSet<>();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return instrument(classFile, leaveAlone);
+      } catch (MethodTooLargeException e) {
+        if (attempt == MAX_ATTEMPTS) {
+          throw e;
+        }
+        leaveAlone.add(e.getMethodName() + e.getDescriptor());
+        counters.methodsSkipped.incrementAndGet();
+      }
+    }
+  }
+
+  private byte[] instrument(byte[] classFile, Set<String> leaveAlone) {
+    ClassReader reader = new ClassReader(classFile);
+    ClassNode node = new ClassNode();
+    reader.accept(node, ClassReader.EXPAND_FRAMES);
+    if ((node.access & Opcodes.ACC_MODULE) != 0) {
+      return null;
+    }
+    String className = node.name.replace('/', '.');
+    List<MethodNode> methods = new ArrayList<>();
+    List<List<ProbePoint>> plans = new ArrayList<>();
+    List<Site> sites = new ArrayList<>();
+    for (MethodNode method : node.methods) {
+      if (!MethodPlanner.instrumentable(method) || leaveAlone.contains(method.name + method.desc)) {
+        continue;
+      }
+      List<ProbePoint> points;
+      try {
+        if (!MethodRewriter.framesExpanded(method)) {
+          throw new IllegalArgumentException("compressed stack map frames");
+        }
+        points = MethodPlanner.plan(className, node.sourceFile, method, probes);
+      } catch (RuntimeException e) {
+        counters.methodsSkipped.incrementAndGet();
+        continue;
+      }
+      if (!points.isEmpty()) {
+        methods.add(method);
+        plans.add(points);
+        for (ProbePoint point : points) {
+          sites.add(point.site());
+        }
+      }
+    }
+    if (methods.isEmpty()) {
+      return null;
+    }
+    int[] slots = registry.registerAll(sites);
+    if (slots == null) {
+      counters.classesOverBudget.incrementAndGet();
+      return null;
+    }
+    int next = 0;
+    for (int m = 0; m < methods.size(); m++) {
+      List<ProbePoint> points = plans.get(m);
+      int[] methodSlots = new int[points.size()];
+      System.arraycopy(slots, next, methodSlots, 0, methodSlots.length);
+      next += methodSlots.length;
+      MethodRewriter.rewrite(methods.get(m), points, methodSlots);
+    }
+    // No COMPUTE_* flags: max stack and locals are adjusted by hand and the expanded frames are
+    // written back compressed, so ASM never needs to load classes to merge types.
+    ClassWriter writer = new ClassWriter(reader, 0);
+    node.accept(writer);
+    byte[] out = writer.toByteArray();
+    counters.classesInstrumented.incrementAndGet();
+    return out;
+  }
+}

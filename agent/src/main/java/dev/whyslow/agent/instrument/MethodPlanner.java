@@ -1,0 +1,189 @@
+package dev.whyslow.agent.instrument;
+
+import static org.objectweb.asm.Opcodes.*;
+
+import dev.whyslow.agent.config.ProbeSet;
+import dev.whyslow.protocol.Site;
+import dev.whyslow.protocol.SiteKeys;
+import dev.whyslow.protocol.SiteKind;
+import java.util.ArrayList;
+import java.util.List;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * Finds the probe points of one method without changing it: every conditional jump (classified as a
+ * branch or a loop branch from the method's natural loops) and every value return. A site's key
+ * uses the ordinal of its instruction among the method's real instructions, which is the same for
+ * the same bytecode whatever tool read it.
+ */
+final class MethodPlanner {
+  static final String STATE = "dev/whyslow/agent/bootstrap/ThreadState";
+  private static final String S = "L" + STATE + ";I)V";
+  private static final String[] BRANCH_PROBES = {
+    "ifeq", "ifne", "iflt", "ifge", "ifgt", "ifle",
+    "ifIcmpeq", "ifIcmpne", "ifIcmplt", "ifIcmpge", "ifIcmpgt", "ifIcmple",
+    "ifAcmpeq", "ifAcmpne"
+  };
+  private static final String[] BRANCH_MNEMONICS = {
+    "ifeq", "ifne", "iflt", "ifge", "ifgt", "ifle",
+    "if_icmpeq", "if_icmpne", "if_icmplt", "if_icmpge", "if_icmpgt", "if_icmple",
+    "if_acmpeq", "if_acmpne"
+  };
+
+  private MethodPlanner() {}
+
+  /** Whether the method has code the agent may change at all. */
+  static boolean instrumentable(MethodNode method) {
+    return (method.access & (ACC_ABSTRACT | ACC_NATIVE | ACC_BRIDGE)) == 0
+        && method.instructions.size() > 0
+        && method.maxLocals < 0xFFFF;
+  }
+
+  /**
+   * @throws IllegalArgumentException when the method cannot be analysed (e.g. subroutines)
+   */
+  static List<ProbePoint> plan(
+      String className, String sourceFile, MethodNode method, ProbeSet probes) {
+    List<ProbePoint> points = new ArrayList<>();
+    InsnList insns = method.instructions;
+    Type returnType = Type.getReturnType(method.desc);
+    LoopAnalysis loops = null;
+    int ordinal = -1;
+    int line = -1;
+    for (int i = 0; i < insns.size(); i++) {
+      AbstractInsnNode insn = insns.get(i);
+      if (insn instanceof LineNumberNode lineNode) {
+        line = lineNode.line;
+        continue;
+      }
+      int op = insn.getOpcode();
+      if (op < 0) {
+        continue;
+      }
+      ordinal++;
+      if (probes.branches() && isConditionalJump(op)) {
+        if (loops == null) {
+          loops = LoopAnalysis.of(method);
+        }
+        int target = insns.indexOf(((JumpInsnNode) insn).label);
+        int decided = loops.decidedLoop(i, target);
+        SiteKind kind = decided >= 0 ? SiteKind.LOOP_BRANCH : SiteKind.BRANCH;
+        int loopId = decided >= 0 ? decided : loops.loopIdOf(i);
+        Site site = site(className, sourceFile, method, ordinal, line, kind, loopId, mnemonic(op));
+        points.add(branchPoint(insn, site, op));
+      } else if (probes.returns() && op >= IRETURN && op <= ARETURN) {
+        ProbePoint point =
+            returnPoint(className, sourceFile, method, insn, ordinal, line, returnType);
+        if (point != null) {
+          points.add(point);
+        }
+      }
+    }
+    return points;
+  }
+
+  private static boolean isConditionalJump(int op) {
+    return (op >= IFEQ && op <= IF_ACMPNE) || op == IFNULL || op == IFNONNULL;
+  }
+
+  private static String mnemonic(int op) {
+    if (op == IFNULL) {
+      return "ifnull";
+    }
+    if (op == IFNONNULL) {
+      return "ifnonnull";
+    }
+    return BRANCH_MNEMONICS[op - IFEQ];
+  }
+
+  private static ProbePoint branchPoint(AbstractInsnNode insn, Site site, int op) {
+    if (op == IFNULL) {
+      return new ProbePoint(insn, site, "ifNull", "(Ljava/lang/Object;" + S, false);
+    }
+    if (op == IFNONNULL) {
+      return new ProbePoint(insn, site, "ifNonNull", "(Ljava/lang/Object;" + S, false);
+    }
+    String probe = BRANCH_PROBES[op - IFEQ];
+    if (op <= IFLE) {
+      return new ProbePoint(insn, site, probe, "(I" + S, false);
+    }
+    if (op <= IF_ICMPLE) {
+      return new ProbePoint(insn, site, probe, "(II" + S, true);
+    }
+    return new ProbePoint(insn, site, probe, "(Ljava/lang/Object;Ljava/lang/Object;" + S, true);
+  }
+
+  private static ProbePoint returnPoint(
+      String className,
+      String sourceFile,
+      MethodNode method,
+      AbstractInsnNode insn,
+      int ordinal,
+      int line,
+      Type returnType) {
+    String probe;
+    String operand;
+    SiteKind kind = SiteKind.RETURN_NUMERIC;
+    switch (returnType.getSort()) {
+      case Type.BOOLEAN -> {
+        probe = "returnBoolean";
+        operand = "I";
+        kind = SiteKind.RETURN_BOOLEAN;
+      }
+      case Type.BYTE, Type.CHAR, Type.SHORT, Type.INT -> {
+        probe = "returnInt";
+        operand = "I";
+      }
+      case Type.LONG -> {
+        probe = "returnLong";
+        operand = "J";
+      }
+      case Type.FLOAT -> {
+        probe = "returnFloat";
+        operand = "F";
+      }
+      case Type.DOUBLE -> {
+        probe = "returnDouble";
+        operand = "D";
+      }
+      case Type.OBJECT, Type.ARRAY -> {
+        probe = "returnReference";
+        operand = "Ljava/lang/Object;";
+        kind = SiteKind.RETURN_REFERENCE;
+      }
+      default -> {
+        return null;
+      }
+    }
+    Site site = site(className, sourceFile, method, ordinal, line, kind, -1, "");
+    boolean wide = returnType.getSize() == 2;
+    return new ProbePoint(insn, site, probe, "(" + operand + S, wide);
+  }
+
+  private static Site site(
+      String className,
+      String sourceFile,
+      MethodNode method,
+      int ordinal,
+      int line,
+      SiteKind kind,
+      int loopId,
+      String detail) {
+    long key = SiteKeys.key(className, method.name, method.desc, ordinal, kind);
+    return new Site(
+        key,
+        className,
+        method.name,
+        method.desc,
+        sourceFile == null ? "" : sourceFile,
+        line,
+        kind,
+        loopId,
+        detail);
+  }
+}

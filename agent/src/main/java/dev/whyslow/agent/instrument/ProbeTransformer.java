@@ -1,0 +1,100 @@
+package dev.whyslow.agent.instrument;
+
+import dev.whyslow.agent.bootstrap.Probes;
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+
+/**
+ * The agent's class file transformer: instruments classes in {@link Scope} as they load or are
+ * retransformed. It never throws into the class loader: a failure leaves the class as it was and is
+ * counted and reported once. Classes loaded by its own work are left alone to avoid
+ * class-circularity errors.
+ */
+public final class ProbeTransformer implements ClassFileTransformer {
+  private final Scope scope;
+  private final ClassInstrumenter instrumenter;
+  private final InstrumentationCounters counters;
+  private final Instrumentation instrumentation;
+  private final BiConsumer<String, Throwable> onFailure;
+  private final Set<Module> modulesReadingProbes = ConcurrentHashMap.newKeySet();
+  private final ThreadLocal<Boolean> transforming = new ThreadLocal<>();
+
+  /**
+   * @param instrumentation used to let named modules (e.g. {@code java.base}) read the probes'
+   *     module; may be {@code null} in tests that only load classes from the unnamed module
+   * @param onFailure told about every class that failed (class name, error)
+   */
+  public ProbeTransformer(
+      Scope scope,
+      ClassInstrumenter instrumenter,
+      InstrumentationCounters counters,
+      Instrumentation instrumentation,
+      BiConsumer<String, Throwable> onFailure) {
+    this.scope = scope;
+    this.instrumenter = instrumenter;
+    this.counters = counters;
+    this.instrumentation = instrumentation;
+    this.onFailure = onFailure;
+  }
+
+  @Override
+  public byte[] transform(
+      Module module,
+      ClassLoader loader,
+      String className,
+      Class<?> classBeingRedefined,
+      ProtectionDomain protectionDomain,
+      byte[] classfileBuffer) {
+    if (className == null || !scope.includes(className)) {
+      return null;
+    }
+    if (transforming.get() != null) {
+      counters.nestedLoadsSkipped.incrementAndGet();
+      return null;
+    }
+    transforming.set(Boolean.TRUE);
+    boolean wasAgent = Probes.enterAgentWork();
+    try {
+      byte[] out = instrumenter.instrument(classfileBuffer);
+      if (out != null) {
+        ensureReadsProbes(module);
+      }
+      return out;
+    } catch (Throwable t) {
+      counters.classesFailed.incrementAndGet();
+      try {
+        onFailure.accept(className.replace('/', '.'), t);
+      } catch (Throwable ignored) {
+        // reporting must not fail the class load either
+      }
+      return null;
+    } finally {
+      Probes.exitAgentWork(wasAgent);
+      transforming.remove();
+    }
+  }
+
+  /**
+   * Instrumented code in a named module (e.g. {@code java.util} in {@code java.base}) must read the
+   * probes' module, the unnamed module of the bootstrap loader, or the probe calls fail.
+   */
+  private void ensureReadsProbes(Module module) {
+    Module probes = Probes.class.getModule();
+    if (module == null
+        || !module.isNamed()
+        || instrumentation == null
+        || modulesReadingProbes.contains(module)) {
+      return;
+    }
+    if (!module.canRead(probes)) {
+      instrumentation.redefineModule(
+          module, Set.of(probes), Map.of(), Map.of(), Set.of(), Map.of());
+    }
+    modulesReadingProbes.add(module);
+  }
+}
