@@ -27,10 +27,13 @@ public final class RunFilter {
         };
   }
 
-  /** Whether the encoded run matches; false for values this filter cannot read. */
+  /**
+   * Whether the encoded run matches. Values this filter cannot read count as matches, so that
+   * decoding them reports the damage instead of a query silently leaving runs out.
+   */
   public boolean matches(byte[] value) {
     if (value.length < RunCodec.STRINGS_OFFSET || value[0] != RunCodec.FORMAT_VERSION) {
-      return false; // decode reports it properly if the run is ever read on its own
+      return true;
     }
     if (label >= 0 && (value[RunCodec.LABEL_OFFSET] & 0xFF) != label) {
       return false;
@@ -45,14 +48,14 @@ public final class RunFilter {
       int b;
       do {
         if (p >= value.length || shift > 28) {
-          return false;
+          return true; // truncated: let decoding report it
         }
         b = value[p++];
         length |= (long) (b & 0x7F) << shift;
         shift += 7;
       } while ((b & 0x80) != 0);
       if (length > value.length - p) {
-        return false;
+        return true; // truncated: let decoding report it
       }
       int end = p + (int) length;
       if (wanted != null && !Arrays.equals(value, p, end, wanted, 0, wanted.length)) {
