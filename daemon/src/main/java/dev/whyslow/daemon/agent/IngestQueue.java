@@ -28,19 +28,30 @@ public final class IngestQueue implements AutoCloseable {
   private final ExecutorService executor;
 
   public IngestQueue(long maxQueuedBytes) {
+    this(maxQueuedBytes, singleThread());
+  }
+
+  /**
+   * Runs tasks on {@code executor}, which must run them one at a time in submission order (tests
+   * pass one they step by hand).
+   */
+  public IngestQueue(long maxQueuedBytes, ExecutorService executor) {
     this.maxQueuedBytes = maxQueuedBytes;
-    this.executor =
-        new ThreadPoolExecutor(
-            1,
-            1,
-            0,
-            TimeUnit.MILLISECONDS,
-            new LinkedBlockingQueue<>(),
-            r -> {
-              Thread t = new Thread(r, "whyslowd-ingest");
-              t.setDaemon(true);
-              return t;
-            });
+    this.executor = executor;
+  }
+
+  private static ExecutorService singleThread() {
+    return new ThreadPoolExecutor(
+        1,
+        1,
+        0,
+        TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(),
+        r -> {
+          Thread t = new Thread(r, "whyslowd-ingest");
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /**
