@@ -1,0 +1,201 @@
+package dev.whyslow.daemon.diagnosis;
+
+/**
+ * Settings of ΔLDA. The defaults are Song and Lu's (2 usage topics, 1 bug topic, α = 0.1, β = 1,
+ * deltaLDA's seed 194582, 200 sweeps). Unlike deltaLDA, which reads the final sample only, scores
+ * are averaged over the samples after {@code burnInSweeps}, every {@code sampleLag} sweeps (100 and
+ * 10 by default, so 10 samples); {@link #finalSampleOnly()} restores deltaLDA's behaviour.
+ *
+ * @param usageTopics topics every run may use
+ * @param bugTopics topics only failing runs may use (their α is 0 for successful runs)
+ * @param alpha Dirichlet prior weight of each allowed topic in a run
+ * @param beta Dirichlet prior weight of each word in a topic
+ * @param seed random seed; the same seed and table give the same ranking
+ * @param sweeps Gibbs sweeps over all tokens
+ * @param burnInSweeps sweeps before the first sample is read, in [0, sweeps)
+ * @param sampleLag sweeps between samples read after burn-in, &gt;= 1
+ * @param minFailingTokens a predicate is ranked only with at least this many sampled-true
+ *     evaluations in failing runs
+ * @param dropWordsAbsentFromFailingRuns leave out predicates never sampled true in a failing run:
+ *     they cannot gain bug-topic mass and only dilute every topic by W·β
+ * @param maxTokens when the vocabulary holds more tokens, all counts are thinned with one global
+ *     rate (never per run, which would erase "more iterations") to keep a sweep affordable
+ */
+public record DeltaLdaOptions(
+    int usageTopics,
+    int bugTopics,
+    double alpha,
+    double beta,
+    long seed,
+    int sweeps,
+    int burnInSweeps,
+    int sampleLag,
+    long minFailingTokens,
+    boolean dropWordsAbsentFromFailingRuns,
+    long maxTokens) {
+
+  public static final long DEFAULT_SEED = 194582L;
+  public static final int DEFAULT_SWEEPS = 200;
+  public static final long DEFAULT_MAX_TOKENS = 50_000_000L;
+
+  public DeltaLdaOptions {
+    if (usageTopics < 1 || bugTopics < 1 || usageTopics + bugTopics > 64) {
+      throw new IllegalArgumentException(
+          "ΔLDA needs >= 1 usage and >= 1 bug topic, at most 64 in all (default 2 + 1), got "
+              + usageTopics
+              + " + "
+              + bugTopics);
+    }
+    if (!(alpha > 0) || Double.isInfinite(alpha)) {
+      throw new IllegalArgumentException(
+          "ΔLDA α must be a positive number (default 0.1), was " + alpha);
+    }
+    if (!(beta > 0) || Double.isInfinite(beta)) {
+      throw new IllegalArgumentException(
+          "ΔLDA β must be a positive number (default 1), was " + beta);
+    }
+    if (sweeps < 1) {
+      throw new IllegalArgumentException("ΔLDA needs >= 1 sweep (default 200), got " + sweeps);
+    }
+    if (burnInSweeps < 0 || burnInSweeps >= sweeps) {
+      throw new IllegalArgumentException(
+          "ΔLDA burn-in must be in [0, sweeps=" + sweeps + "), got " + burnInSweeps);
+    }
+    if (sampleLag < 1) {
+      throw new IllegalArgumentException("ΔLDA sample lag must be >= 1 sweep, got " + sampleLag);
+    }
+    if (minFailingTokens < 1) {
+      throw new IllegalArgumentException(
+          "ΔLDA minimum failing tokens must be >= 1, got " + minFailingTokens);
+    }
+    if (maxTokens < 1) {
+      throw new IllegalArgumentException("ΔLDA token budget must be >= 1, got " + maxTokens);
+    }
+  }
+
+  public static DeltaLdaOptions defaults() {
+    return new DeltaLdaOptions(
+        2,
+        1,
+        0.1,
+        1.0,
+        DEFAULT_SEED,
+        DEFAULT_SWEEPS,
+        DEFAULT_SWEEPS / 2,
+        10,
+        1,
+        true,
+        DEFAULT_MAX_TOKENS);
+  }
+
+  public DeltaLdaOptions withSeed(long value) {
+    return new DeltaLdaOptions(
+        usageTopics,
+        bugTopics,
+        alpha,
+        beta,
+        value,
+        sweeps,
+        burnInSweeps,
+        sampleLag,
+        minFailingTokens,
+        dropWordsAbsentFromFailingRuns,
+        maxTokens);
+  }
+
+  /** {@code value} sweeps, the first half burn-in, then about 10 samples (at most every 10th). */
+  public DeltaLdaOptions withSweeps(int value) {
+    return new DeltaLdaOptions(
+        usageTopics,
+        bugTopics,
+        alpha,
+        beta,
+        seed,
+        value,
+        value / 2,
+        Math.max(1, Math.min(10, (value - value / 2) / 10)),
+        minFailingTokens,
+        dropWordsAbsentFromFailingRuns,
+        maxTokens);
+  }
+
+  /** Scores from the last sweep alone, as deltaLDA computes them. */
+  public DeltaLdaOptions finalSampleOnly() {
+    return new DeltaLdaOptions(
+        usageTopics,
+        bugTopics,
+        alpha,
+        beta,
+        seed,
+        sweeps,
+        sweeps - 1,
+        1,
+        minFailingTokens,
+        dropWordsAbsentFromFailingRuns,
+        maxTokens);
+  }
+
+  public DeltaLdaOptions withTopics(int usage, int bug) {
+    return new DeltaLdaOptions(
+        usage,
+        bug,
+        alpha,
+        beta,
+        seed,
+        sweeps,
+        burnInSweeps,
+        sampleLag,
+        minFailingTokens,
+        dropWordsAbsentFromFailingRuns,
+        maxTokens);
+  }
+
+  public DeltaLdaOptions withPriors(double alphaValue, double betaValue) {
+    return new DeltaLdaOptions(
+        usageTopics,
+        bugTopics,
+        alphaValue,
+        betaValue,
+        seed,
+        sweeps,
+        burnInSweeps,
+        sampleLag,
+        minFailingTokens,
+        dropWordsAbsentFromFailingRuns,
+        maxTokens);
+  }
+
+  public DeltaLdaOptions withDropWordsAbsentFromFailingRuns(boolean value) {
+    return new DeltaLdaOptions(
+        usageTopics,
+        bugTopics,
+        alpha,
+        beta,
+        seed,
+        sweeps,
+        burnInSweeps,
+        sampleLag,
+        minFailingTokens,
+        value,
+        maxTokens);
+  }
+
+  public DeltaLdaOptions withMaxTokens(long value) {
+    return new DeltaLdaOptions(
+        usageTopics,
+        bugTopics,
+        alpha,
+        beta,
+        seed,
+        sweeps,
+        burnInSweeps,
+        sampleLag,
+        minFailingTokens,
+        dropWordsAbsentFromFailingRuns,
+        value);
+  }
+
+  public int topicCount() {
+    return usageTopics + bugTopics;
+  }
+}

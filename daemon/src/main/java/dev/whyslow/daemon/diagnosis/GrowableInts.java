@@ -1,0 +1,44 @@
+package dev.whyslow.daemon.diagnosis;
+
+import java.util.Arrays;
+
+/** An append-only int array, so the table's CSR columns never box. */
+final class GrowableInts {
+  private int[] values;
+  private int size;
+
+  GrowableInts(int initialCapacity) {
+    values = new int[Math.max(4, initialCapacity)];
+  }
+
+  void add(int value) {
+    if (size == values.length) {
+      grow(size + 1);
+    }
+    values[size++] = value;
+  }
+
+  int get(int index) {
+    return values[index];
+  }
+
+  int size() {
+    return size;
+  }
+
+  int[] toArray() {
+    return Arrays.copyOf(values, size);
+  }
+
+  private void grow(int minCapacity) {
+    // Grow by half rather than double: the biggest columns hold tens of millions of entries.
+    long wanted = Math.max(minCapacity, values.length + (values.length >> 1));
+    if (wanted > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(
+          "predicate table column would exceed "
+              + (Integer.MAX_VALUE - 8)
+              + " entries; diagnose a shorter window or fewer runs");
+    }
+    values = Arrays.copyOf(values, (int) wanted);
+  }
+}
