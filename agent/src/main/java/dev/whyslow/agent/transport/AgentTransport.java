@@ -47,8 +47,10 @@ public final class AgentTransport implements AutoCloseable {
   /**
    * @param settings where and how to send
    * @param listener receives the daemon's commands on the transport thread
-   * @param agentStats the rest of the agent's counters; the transport adds its own (see {@link
-   *     TransportCounters#merge}) and sends the sum every {@code statsIntervalMillis}
+   * @param agentStats the rest of the agent's counters, sent every {@code statsIntervalMillis}. It
+   *     may copy runsSent, runsDropped, reconnects and bytesSent from {@link #stats()} or leave
+   *     them at zero: the transport sends the larger of its own count and the supplier's for each.
+   *     The transport's own caught errors are added to agentErrors.
    */
   public AgentTransport(
       TransportSettings settings, CommandListener listener, Supplier<AgentStats> agentStats) {

@@ -35,10 +35,12 @@ final class TransportCounters {
   }
 
   /**
-   * The agent's statistics as sent to the daemon: {@code base} comes from the rest of the agent and
-   * the transport adds its own counts to runsSent, runsDropped, reconnects, bytesSent and
-   * agentErrors. Adding (rather than overwriting) lets the rest of the agent report drops it makes
-   * itself; it should leave the transport's fields at zero. A null base counts as all zeros.
+   * The agent's statistics as sent to the daemon. {@code base} comes from the rest of the agent,
+   * which may already copy runsSent, runsDropped, reconnects and bytesSent from {@link
+   * AgentTransport#stats()} (plus drops of its own) or leave them at zero: each of those four is
+   * the larger of the base value and the transport's, which is right either way. The transport's
+   * caught errors are added to agentErrors, since the base cannot see them. A null base counts as
+   * zeros.
    */
   AgentStats merge(AgentStats base, long nowEpochMillis) {
     if (base == null) {
@@ -51,10 +53,10 @@ final class TransportCounters {
         base.classesInstrumented(),
         base.instrumentationErrors(),
         base.runsRecorded(),
-        base.runsSent() + runsSent.sum(),
-        base.runsDropped() + runsDropped.sum(),
+        Math.max(base.runsSent(), runsSent.sum()),
+        Math.max(base.runsDropped(), runsDropped.sum()),
         base.agentErrors() + errors.sum(),
-        base.reconnects() + reconnects.sum(),
-        base.bytesSent() + bytesSent.sum());
+        Math.max(base.reconnects(), reconnects.sum()),
+        Math.max(base.bytesSent(), bytesSent.sum()));
   }
 }
