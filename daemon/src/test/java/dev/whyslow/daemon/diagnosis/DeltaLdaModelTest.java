@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class DeltaLdaModelTest extends DiagnosisModelContract {
 
@@ -34,8 +36,9 @@ class DeltaLdaModelTest extends DiagnosisModelContract {
    * sample. Word 0 only occurs in the failing documents, so it must define the bug topic and the
    * failing documents must be mostly bug topic.
    */
-  @Test
-  void portsDeltaLdaGoldenTest() {
+  @ParameterizedTest
+  @ValueSource(longs = {194582L, 821945L})
+  void portsDeltaLdaGoldenTest(long seed) {
     int[][] docs = {
       {1, 1, 2}, {1, 1, 1, 1, 2}, {3, 3, 3, 4}, {3, 3, 4, 4, 3, 3}, {0, 0, 0, 0, 0}, {0, 0, 0, 0}
     };
@@ -52,6 +55,7 @@ class DeltaLdaModelTest extends DiagnosisModelContract {
     PredicateTable table = builder.build();
     DeltaLdaOptions options =
         DeltaLdaOptions.defaults()
+            .withSeed(seed)
             .withSweeps(50)
             .finalSampleOnly()
             .withDropWordsAbsentFromFailingRuns(false);
@@ -86,6 +90,9 @@ class DeltaLdaModelTest extends DiagnosisModelContract {
         assertThat(fit.theta(d, 2)).isZero();
       }
     }
+    assertThat(fit.failingShare(2)).isEqualTo(1.0);
+    assertThat(fit.failingShare(0)).isLessThan(0.5);
+    assertThat(fit.failingShare(1)).isLessThan(0.5);
   }
 
   private static int argmax(DeltaLdaFit fit, int run) {
