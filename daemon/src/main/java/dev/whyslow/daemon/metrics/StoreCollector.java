@@ -3,6 +3,7 @@ package dev.whyslow.daemon.metrics;
 import dev.whyslow.storage.StoreStats;
 import dev.whyslow.storage.WhyslowStore;
 import io.prometheus.client.Collector;
+import io.prometheus.client.CounterMetricFamily;
 import io.prometheus.client.GaugeMetricFamily;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -17,6 +18,20 @@ import java.util.Map;
  */
 final class StoreCollector extends Collector implements Collector.Describable {
   private static final System.Logger LOG = System.getLogger(StoreCollector.class.getName());
+
+  /** A RocksDB ticker: monotonic, so a counter, renamed to base units with {@code _total}. */
+  private record Cumulative(String name, double scale) {}
+
+  // Tickers RocksDbStore reports (EngineStats); any other key is exported as a gauge.
+  private static final Map<String, Cumulative> CUMULATIVE =
+      Map.of(
+          "stall_micros", new Cumulative("whyslow_rocksdb_stall_seconds", 1e-6),
+          "bytes_written", new Cumulative("whyslow_rocksdb_written_bytes", 1),
+          "wal_file_bytes", new Cumulative("whyslow_rocksdb_wal_written_bytes", 1),
+          "compact_read_bytes", new Cumulative("whyslow_rocksdb_compaction_read_bytes", 1),
+          "compact_write_bytes", new Cumulative("whyslow_rocksdb_compaction_written_bytes", 1),
+          "block_cache_hit", new Cumulative("whyslow_rocksdb_block_cache_hits", 1),
+          "block_cache_miss", new Cumulative("whyslow_rocksdb_block_cache_misses", 1));
 
   private final WhyslowStore store;
 
@@ -41,9 +56,20 @@ final class StoreCollector extends Collector implements Collector.Describable {
     families.add(
         gauge("whyslow_store_disk_bytes", "Bytes the store occupies on disk", stats.diskBytes()));
     for (Map.Entry<String, Long> e : stats.engine().entrySet()) {
-      families.add(
-          gauge(
-              engineMetricName(e.getKey()), "Storage engine property " + e.getKey(), e.getValue()));
+      Cumulative counter = CUMULATIVE.get(e.getKey());
+      if (counter != null) {
+        families.add(
+            new CounterMetricFamily(
+                counter.name(),
+                "Storage engine counter " + e.getKey(),
+                e.getValue() * counter.scale()));
+      } else {
+        families.add(
+            gauge(
+                engineMetricName(e.getKey()),
+                "Storage engine property " + e.getKey(),
+                e.getValue()));
+      }
     }
     return families;
   }
