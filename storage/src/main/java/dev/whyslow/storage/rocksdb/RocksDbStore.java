@@ -23,15 +23,17 @@ import dev.whyslow.storage.rocksdb.internal.Keys;
 import dev.whyslow.storage.rocksdb.internal.RocksDbHandles;
 import dev.whyslow.storage.rocksdb.internal.RunCodec;
 import dev.whyslow.storage.rocksdb.internal.RunFilter;
+import dev.whyslow.storage.rocksdb.internal.RunRelabeller;
+import dev.whyslow.storage.rocksdb.internal.RunRetention;
+import dev.whyslow.storage.rocksdb.internal.RunWriter;
 import dev.whyslow.storage.rocksdb.internal.ServiceCatalog;
 import dev.whyslow.storage.rocksdb.internal.SiteCodec;
+import dev.whyslow.storage.rocksdb.internal.StoreFormat;
+import dev.whyslow.storage.rocksdb.internal.StoreGuard;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -39,7 +41,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -63,9 +64,7 @@ import org.rocksdb.WriteBatch;
  */
 public final class RocksDbStore implements WhyslowStore {
   /** Version of the store layout as a whole, kept in {@code meta}; see KEYS.md. */
-  public static final int FORMAT_VERSION = 1;
-
-  private static final int RELABEL_CHUNK = 4096;
+  public static final int FORMAT_VERSION = StoreFormat.CURRENT;
 
   private final RocksDbConfig config;
   private final RocksDbHandles handles;
@@ -75,10 +74,7 @@ public final class RocksDbStore implements WhyslowStore {
   private final ColumnFamilyHandle agentStatsCf;
   private final ColumnFamilyHandle metaCf;
 
-  /** Held for reading by every call and for writing by close, so close waits for calls. */
-  private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
-
-  private boolean closed;
+  private final StoreGuard guard;
 
   /** Serializes id assignment and every change to {@link #catalog}. */
   private final ReentrantLock writeLock = new ReentrantLock();
@@ -87,6 +83,10 @@ public final class RocksDbStore implements WhyslowStore {
 
   /** Keeps a relabel from writing back a run that retention has just deleted. */
   private final ReentrantLock retentionLock = new ReentrantLock();
+
+  private final RunWriter runWriter;
+  private final RunRelabeller relabeller;
+  private final RunRetention retention;
 
   private RocksDbStore(RocksDbConfig config, RocksDbHandles handles, ServiceCatalog catalog) {
     this.config = config;
@@ -97,6 +97,10 @@ public final class RocksDbStore implements WhyslowStore {
     this.agentStatsCf = handles.family(ColumnFamily.AGENT_STATS);
     this.metaCf = handles.family(ColumnFamily.META);
     this.catalog = catalog;
+    this.guard = new StoreGuard(handles.dataDir());
+    this.runWriter = new RunWriter(handles, catalog, writeLock);
+    this.relabeller = new RunRelabeller(handles);
+    this.retention = new RunRetention(handles, catalog, writeLock);
   }
 
   /**
@@ -107,7 +111,7 @@ public final class RocksDbStore implements WhyslowStore {
   public static RocksDbStore open(RocksDbConfig config) {
     RocksDbHandles handles = RocksDbHandles.open(config);
     try {
-      checkFormat(handles);
+      StoreFormat.checkOrInitialize(handles);
       ServiceCatalog catalog = ServiceCatalog.load(handles.db(), handles.family(ColumnFamily.META));
       return new RocksDbStore(config, handles, catalog);
     } catch (RocksDBException | MalformedMessageException | RuntimeException e) {
@@ -124,35 +128,6 @@ public final class RocksDbStore implements WhyslowStore {
     }
   }
 
-  private static void checkFormat(RocksDbHandles handles) throws RocksDBException {
-    ColumnFamilyHandle meta = handles.family(ColumnFamily.META);
-    byte[] key = Keys.meta(Keys.META_FORMAT_VERSION);
-    byte[] value = handles.db().get(meta, key);
-    if (value == null) {
-      handles.db().put(meta, handles.writeOptions(), key, intBytes(FORMAT_VERSION));
-      return;
-    }
-    int version = value.length == 4 ? ByteBuffer.wrap(value).getInt() : -1;
-    if (version > FORMAT_VERSION) {
-      throw new StoreException(
-          "storage data directory "
-              + handles.dataDir()
-              + " was written in store format "
-              + version
-              + ", newer than format "
-              + FORMAT_VERSION
-              + " that this whyslowd reads; run a whyslowd at least as new as the one that wrote"
-              + " it, or configure an empty data directory");
-    }
-    if (version < 1) {
-      throw new StoreException(
-          "storage data directory "
-              + handles.dataDir()
-              + " has an unreadable format marker; it is damaged or not a whyslow store."
-              + " Restore it from a checkpoint or configure another data directory");
-    }
-  }
-
   // ---- sites
 
   @Override
@@ -163,7 +138,7 @@ public final class RocksDbStore implements WhyslowStore {
     for (Site site : sites) {
       values.put(site.key(), SiteCodec.encode(site, w));
     }
-    guarded(
+    guard.call(
         "storing " + values.size() + " sites of service " + service,
         () -> {
           if (values.isEmpty()) {
@@ -191,7 +166,7 @@ public final class RocksDbStore implements WhyslowStore {
 
   @Override
   public List<Site> sites(String service) {
-    return guarded(
+    return guard.call(
         "reading sites of service " + service,
         () -> {
           if (!fitsInKey(service)) {
@@ -213,7 +188,7 @@ public final class RocksDbStore implements WhyslowStore {
 
   @Override
   public Optional<Site> site(String service, long siteKey) {
-    return guarded(
+    return guard.call(
         "reading a site of service " + service,
         () -> {
           if (!fitsInKey(service)) {
@@ -232,61 +207,12 @@ public final class RocksDbStore implements WhyslowStore {
     for (Run run : runs) {
       StoreLimits.checkRun(origin, run);
     }
-    byte[][] values = new byte[runs.size()][];
-    long[] starts = new long[runs.size()];
-    WireWriter w = new WireWriter(512);
-    for (int i = 0; i < values.length; i++) {
-      Run run = runs.get(i);
-      starts[i] = run.startEpochMillis();
-      try {
-        values[i] = RunCodec.encode(origin, run, w);
-      } catch (IllegalStateException tooLarge) {
-        throw new IllegalArgumentException(
-            "run #"
-                + run.sequence()
-                + " from "
-                + origin.service()
-                + "/"
-                + origin.instance()
-                + " with "
-                + run.sites().size()
-                + " sites is too large to store ("
-                + tooLarge.getMessage()
-                + "). Nothing of this batch was stored.",
-            tooLarge);
-      }
-    }
-    long[] ids = new long[values.length];
-    guarded(
-        "storing " + values.length + " runs of " + origin.service() + "/" + origin.instance(),
-        () -> {
-          if (values.length == 0) {
-            return null;
-          }
-          writeLock.lock();
-          try (WriteBatch batch = new WriteBatch()) {
-            long sequence = catalog.nextSequence();
-            Set<Long> taken = new HashSet<>();
-            for (int i = 0; i < values.length; i++) {
-              long id;
-              byte[] key;
-              // The sequence wraps every 2^20 runs, so an id can already belong to an older run
-              // that started in the same millisecond: skip to the next free one.
-              do {
-                id = RunIds.of(starts[i], sequence++);
-                key = Keys.longKey(id);
-              } while (!taken.add(id) || exists(runsCf, key));
-              ids[i] = id;
-              batch.put(runsCf, key, values[i]);
-            }
-            Runnable apply = catalog.recordRuns(batch, metaCf, origin, starts, sequence);
-            db.write(handles.writeOptions(), batch);
-            apply.run();
-          } finally {
-            writeLock.unlock();
-          }
-          return null;
-        });
+    byte[][] values = RunWriter.encode(origin, runs);
+    long[] starts = runs.stream().mapToLong(Run::startEpochMillis).toArray();
+    long[] ids =
+        guard.call(
+            "storing " + values.length + " runs of " + origin.service() + "/" + origin.instance(),
+            () -> runWriter.write(origin, starts, values));
     List<StoredRun> stored = new ArrayList<>(values.length);
     for (int i = 0; i < values.length; i++) {
       stored.add(new StoredRun(ids[i], origin, runs.get(i)));
@@ -296,7 +222,7 @@ public final class RocksDbStore implements WhyslowStore {
 
   @Override
   public List<StoredRun> runs(RunQuery query) {
-    return guarded(
+    return guard.call(
         "reading runs",
         () -> {
           List<StoredRun> out = new ArrayList<>();
@@ -320,7 +246,7 @@ public final class RocksDbStore implements WhyslowStore {
 
   @Override
   public Optional<StoredRun> run(long runId) {
-    return guarded(
+    return guard.call(
         "reading run " + RunIds.format(runId),
         () -> {
           if (runId < 0) {
@@ -333,64 +259,34 @@ public final class RocksDbStore implements WhyslowStore {
 
   @Override
   public long relabel(RunQuery query, Label label) {
-    return guarded(
+    return guard.call(
         "relabelling runs",
         () -> {
           byte[][] range = keyRange(query);
           if (range == null) {
             return 0L;
           }
-          RunFilter filter = new RunFilter(query);
-          long matched = 0;
           retentionLock.lock();
-          try (WriteBatch batch = new WriteBatch();
-              BoundedIterator it = BoundedIterator.over(db, runsCf, range[0], range[1], false)) {
-            for (; it.isValid(); it.next()) {
-              byte[] value = it.value();
-              if (!filter.matches(value)) {
-                continue;
-              }
-              matched++;
-              if (RunCodec.labelCode(value) != label.code()) {
-                batch.put(runsCf, it.key(), RunCodec.withLabel(value, label));
-                flushIfFull(batch);
-              }
-            }
-            it.checkStatus();
-            flush(batch);
+          try {
+            return relabeller.relabelRange(range[0], range[1], new RunFilter(query), label);
           } finally {
             retentionLock.unlock();
           }
-          return matched;
         });
   }
 
   @Override
   public long relabel(Collection<Long> runIds, Label label) {
     Set<Long> unique = new LinkedHashSet<>(runIds);
-    return guarded(
+    return guard.call(
         "relabelling " + unique.size() + " runs",
         () -> {
-          long found = 0;
           retentionLock.lock();
-          try (WriteBatch batch = new WriteBatch()) {
-            for (long id : unique) {
-              byte[] key = Keys.longKey(id);
-              byte[] value = id < 0 ? null : db.get(runsCf, key);
-              if (value == null) {
-                continue;
-              }
-              found++;
-              if (RunCodec.labelCode(value) != label.code()) {
-                batch.put(runsCf, key, RunCodec.withLabel(value, label));
-                flushIfFull(batch);
-              }
-            }
-            flush(batch);
+          try {
+            return relabeller.relabelIds(unique, label);
           } finally {
             retentionLock.unlock();
           }
-          return found;
         });
   }
 
@@ -398,7 +294,7 @@ public final class RocksDbStore implements WhyslowStore {
 
   @Override
   public List<ServiceSummary> services() {
-    return guarded(
+    return guard.call(
         "listing services",
         () -> {
           writeLock.lock();
@@ -414,7 +310,7 @@ public final class RocksDbStore implements WhyslowStore {
   public void putAgentStats(RunOrigin origin, AgentStats stats) {
     StoreLimits.checkOrigin(origin);
     byte[] value = AgentStatsCodec.encode(stats);
-    guarded(
+    guard.call(
         "storing agent stats of " + origin.service() + "/" + origin.instance(),
         () -> {
           writeLock.lock();
@@ -432,7 +328,7 @@ public final class RocksDbStore implements WhyslowStore {
 
   @Override
   public Optional<AgentStats> agentStats(RunOrigin origin) {
-    return guarded(
+    return guard.call(
         "reading agent stats of " + origin.service() + "/" + origin.instance(),
         () -> {
           if (!fitsInKey(origin.service(), origin.instance(), origin.serviceVersion())) {
@@ -443,83 +339,24 @@ public final class RocksDbStore implements WhyslowStore {
         });
   }
 
-  /**
-   * Deletes by one range deletion, then drops the SST files wholly inside the range so the disk
-   * space comes back without waiting for compaction. Counts come from the per-minute counters, so
-   * only the runs of the minute containing the cutoff are read.
-   */
+  /** Range deletion; see {@link RunRetention} for how the counts stay exact. */
   @Override
   public long deleteRunsBefore(long cutoffEpochMillis) {
-    return guarded(
+    return guard.call(
         "deleting runs before " + cutoffEpochMillis + " ms",
         () -> {
-          if (cutoffEpochMillis <= 0) {
-            return 0L;
-          }
-          boolean everything = cutoffEpochMillis > RunIds.MAX_EPOCH_MILLIS;
-          long cutoffMinute =
-              everything ? Long.MAX_VALUE : cutoffEpochMillis / ServiceCatalog.MINUTE_MILLIS;
-          long partialFrom = everything ? 0 : cutoffMinute * ServiceCatalog.MINUTE_MILLIS;
-          boolean partial = !everything && cutoffEpochMillis > partialFrom;
-          byte[] endKey =
-              everything ? Keys.RUN_ID_END : Keys.longKey(RunIds.firstIdAt(cutoffEpochMillis));
           retentionLock.lock();
           try {
-            Map<String, Long> partialCounts = new HashMap<>();
-            if (partial) {
-              countPartialMinute(partialFrom, cutoffEpochMillis, endKey, partialCounts);
-            }
-            long deleted;
-            writeLock.lock();
-            try (WriteBatch batch = new WriteBatch()) {
-              batch.deleteRange(runsCf, Keys.longKey(0), endKey);
-              ServiceCatalog.RetentionPlan plan =
-                  catalog.recordRetention(batch, metaCf, cutoffMinute, partial, partialCounts);
-              db.write(handles.writeOptions(), batch);
-              plan.apply().run();
-              deleted = plan.deletedRuns();
-            } finally {
-              catalog.endRetention();
-              writeLock.unlock();
-            }
-            db.deleteFilesInRanges(runsCf, List.of(Keys.longKey(0), endKey), false);
-            return deleted;
+            return retention.deleteBefore(cutoffEpochMillis);
           } finally {
             retentionLock.unlock();
           }
         });
   }
 
-  /**
-   * Counts per service the runs of {@code [fromMillis, toMillis)}, which lies in one minute. The
-   * iterator is created under the write lock together with {@link ServiceCatalog#beginRetention},
-   * so every run is counted exactly once: by the scan if it was stored before, by the catalog if
-   * after.
-   */
-  private void countPartialMinute(
-      long fromMillis, long toMillis, byte[] endKey, Map<String, Long> counts)
-      throws RocksDBException, MalformedMessageException {
-    BoundedIterator it;
-    writeLock.lock();
-    try {
-      catalog.beginRetention(fromMillis, toMillis);
-      it =
-          BoundedIterator.over(
-              db, runsCf, Keys.longKey(RunIds.firstIdAt(fromMillis)), endKey, false);
-    } finally {
-      writeLock.unlock();
-    }
-    try (it) {
-      for (; it.isValid(); it.next()) {
-        counts.merge(RunCodec.service(it.value()), 1L, Long::sum);
-      }
-      it.checkStatus();
-    }
-  }
-
   @Override
   public StoreStats stats() {
-    return guarded(
+    return guard.call(
         "reading store statistics",
         () -> {
           long runs;
@@ -545,65 +382,14 @@ public final class RocksDbStore implements WhyslowStore {
 
   @Override
   public void close() {
-    lifecycle.writeLock().lock();
-    try {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      handles.close();
-    } finally {
-      lifecycle.writeLock().unlock();
-    }
+    guard.close(handles::close);
   }
 
   // ---- helpers
 
-  @FunctionalInterface
-  private interface StoreCall<T> {
-    T call() throws RocksDBException, MalformedMessageException;
-  }
-
-  private <T> T guarded(String what, StoreCall<T> call) {
-    lifecycle.readLock().lock();
-    try {
-      if (closed) {
-        throw new IllegalStateException(
-            "the store in " + handles.dataDir() + " is closed; " + what + " is not possible");
-      }
-      return call.call();
-    } catch (RocksDBException e) {
-      throw new StoreException(what + " failed in " + handles.dataDir() + ": " + e.getMessage(), e);
-    } catch (MalformedMessageException e) {
-      throw new StoreException(
-          what
-              + ": a stored record in "
-              + handles.dataDir()
-              + " is unreadable ("
-              + e.getMessage()
-              + "); the data directory may be damaged, restore it from a checkpoint",
-          e);
-    } finally {
-      lifecycle.readLock().unlock();
-    }
-  }
-
   /** Whether a key exists; the Bloom filters answer most "no" cases without reading a block. */
   private boolean exists(ColumnFamilyHandle cf, byte[] key) throws RocksDBException {
     return db.keyMayExist(cf, key, null) && db.get(cf, key) != null;
-  }
-
-  private void flushIfFull(WriteBatch batch) throws RocksDBException {
-    if (batch.count() >= RELABEL_CHUNK) {
-      flush(batch);
-    }
-  }
-
-  private void flush(WriteBatch batch) throws RocksDBException {
-    if (batch.count() > 0) {
-      db.write(handles.writeOptions(), batch);
-      batch.clear();
-    }
   }
 
   /** {@code [from, to)} run-id keys of the query's window, or null if the window is empty. */
@@ -630,9 +416,5 @@ public final class RocksDbStore implements WhyslowStore {
       }
     }
     return true;
-  }
-
-  private static byte[] intBytes(int v) {
-    return ByteBuffer.allocate(4).putInt(v).array();
   }
 }

@@ -37,6 +37,11 @@ final class RawRocksDb implements AutoCloseable {
     db.put(handle(family), key, value);
   }
 
+  /** Compacts the whole family, moving its data out of L0. */
+  void compact(String family) throws RocksDBException {
+    db.compactRange(handle(family));
+  }
+
   void createFamily(String family) throws RocksDBException {
     handles.add(
         db.createColumnFamily(new ColumnFamilyDescriptor(family.getBytes(StandardCharsets.UTF_8))));

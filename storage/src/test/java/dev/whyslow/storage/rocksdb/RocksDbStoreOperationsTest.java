@@ -6,12 +6,16 @@ import static dev.whyslow.storage.StoreFixtures.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.whyslow.protocol.Label;
 import dev.whyslow.protocol.Run;
+import dev.whyslow.protocol.RunKind;
+import dev.whyslow.protocol.SiteCounts;
 import dev.whyslow.storage.RunOrigin;
 import dev.whyslow.storage.RunQuery;
 import dev.whyslow.storage.ServiceSummary;
 import dev.whyslow.storage.StoreException;
 import dev.whyslow.storage.StoreStats;
+import dev.whyslow.storage.StoredRun;
 import dev.whyslow.storage.rocksdb.internal.Keys;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -192,5 +196,55 @@ class RocksDbStoreOperationsTest {
       assertThat(store.services().get(0).runCount()).isEqualTo(1);
       assertThat(store.run(lastId)).isPresent();
     }
+  }
+
+  @Test
+  void retentionDropsWholeFilesOfOldRunsAndNothingReappears() throws Exception {
+    try (RocksDbStore store = RocksDbStore.open(config())) {
+      putWideRuns(store, 0, 5_000);
+    }
+    // Push the old runs out of L0: deleteFilesInRanges never drops L0 files.
+    try (RawRocksDb raw = new RawRocksDb(dir.resolve("db"))) {
+      raw.compact("runs");
+    }
+    try (RocksDbStore store = RocksDbStore.open(config())) {
+      putWideRuns(store, 5_000, 6_000);
+      long sstBefore = store.stats().engine().get("live_sst_files_bytes");
+
+      long deleted = store.deleteRunsBefore(T0 + 5_000);
+
+      assertThat(deleted).isEqualTo(5_000);
+      assertThat(store.stats().engine().get("live_sst_files_bytes")).isLessThan(sstBefore);
+      assertThat(store.runs(RunQuery.all())).hasSize(1_000);
+    }
+    try (RocksDbStore store = RocksDbStore.open(config())) {
+      List<StoredRun> all = store.runs(RunQuery.all());
+      assertThat(all).hasSize(1_000);
+      for (StoredRun s : all) {
+        assertThat(s.run().sequence()).isGreaterThanOrEqualTo(5_000);
+        assertThat(s.run()).isEqualTo(wideRun(s.run().sequence()));
+      }
+      assertThat(store.services().get(0).runCount()).isEqualTo(1_000);
+    }
+  }
+
+  private static void putWideRuns(RocksDbStore store, long fromSequence, long toSequence) {
+    for (long b = fromSequence; b < toSequence; b += 250) {
+      List<Run> batch = new ArrayList<>();
+      for (long seq = b; seq < Math.min(b + 250, toSequence); seq++) {
+        batch.add(wideRun(seq));
+      }
+      store.putRuns(CHECKOUT_A, batch);
+    }
+  }
+
+  /** A run of about 1 KiB starting at {@code T0 + sequence}. */
+  private static Run wideRun(long sequence) {
+    long start = T0 + sequence;
+    List<SiteCounts> sites = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      sites.add(new SiteCounts(sequence * 1_000 + i, 7, new long[] {3, 4}));
+    }
+    return new Run(sequence, RunKind.UNIT, start, 5, Label.DO_NOT_CARE, "u", 1, sites);
   }
 }
