@@ -30,6 +30,8 @@ import java.util.function.Supplier;
  * }</pre>
  */
 public final class AgentTransport implements AutoCloseable {
+  private static final long CLOSE_RESERVE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
   private final TransportSettings settings;
   private final CommandListener listener;
   private final Supplier<AgentStats> agentStats;
@@ -189,10 +191,13 @@ public final class AgentTransport implements AutoCloseable {
     try {
       long timeoutNanos = timeout == null || timeout.isNegative() ? 0 : timeout.toNanos();
       long deadline = System.nanoTime() + timeoutNanos;
+      // Closing costs a little too (the first use of some JDK and Netty code in a cold JVM), so the
+      // wait for the daemon leaves a slice of the timeout for it.
+      long flushDeadline = deadline - Math.min(timeoutNanos / 10, CLOSE_RESERVE_NANOS);
       Connector c = connector;
       boolean connected = false;
       if (c != null) {
-        await(c.requestFlush(), deadline);
+        await(c.requestFlush(), flushDeadline);
         connected = counters.connected;
         await(c.stop(), deadline);
       }

@@ -114,6 +114,12 @@ final class Connector implements ConnectionEvents {
               + settings.queueCapacity()
               + " runs (newer ones are dropped and counted) and retrying with backoff");
       scheduleReconnect();
+      // At shutdown one refused attempt is answer enough: don't hold the JVM's exit for the
+      // timeout.
+      CompletableFuture<Void> flush = outbox.flushRequest();
+      if (flush != null) {
+        flush.complete(null);
+      }
       return;
     }
     Channel ch = future.channel();
@@ -148,9 +154,9 @@ final class Connector implements ConnectionEvents {
   }
 
   /**
-   * Completes once everything queued has been written, or at once when there is nothing to send or
-   * no hope of sending it (stopped, refused). Speeds up a pending reconnect so a daemon that is up
-   * gets the last runs within the caller's timeout.
+   * Completes once everything queued has been written, or as soon as there is nothing to send or no
+   * hope of sending it (stopped, refused, or a connection attempt failed). Replaces a pending
+   * reconnect with an attempt now, so a daemon that is up gets the last runs within the timeout.
    */
   CompletableFuture<Void> requestFlush() {
     CompletableFuture<Void> done = new CompletableFuture<>();

@@ -198,6 +198,19 @@ class AgentTransportTest {
   }
 
   @Test
+  void atShutdownOneRefusedConnectionIsEnoughToGiveUp() throws Exception {
+    AgentTransport transport = transport(TestData.settings(closedPort()));
+    transport.start();
+    transport.offerRun(TestData.run(1));
+
+    long start = System.nanoTime();
+    transport.flushAndClose(Duration.ofSeconds(60));
+
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    assertThat(transport.stats().runsDropped()).isEqualTo(1);
+  }
+
+  @Test
   void flushAndCloseDoesNotWaitForADaemonThatNeverAnswersTheHandshake() throws Exception {
     FakeDaemon daemon = daemon();
     daemon.onHello = hello -> null;
