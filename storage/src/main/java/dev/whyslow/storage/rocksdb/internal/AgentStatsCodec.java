@@ -37,6 +37,15 @@ public final class AgentStatsCodec {
   }
 
   public static AgentStats decode(byte[] value) throws MalformedMessageException {
+    try {
+      return read(value);
+    } catch (IllegalArgumentException e) {
+      // An out-of-range code or a value the record's constructor rejects: damage, not input.
+      throw new MalformedMessageException(e.getMessage(), e);
+    }
+  }
+
+  private static AgentStats read(byte[] value) throws MalformedMessageException {
     WireReader r = new WireReader(value);
     int version = r.readByte("agent stats format version");
     if (version != FORMAT_VERSION) {

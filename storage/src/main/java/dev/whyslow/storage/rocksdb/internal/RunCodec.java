@@ -56,6 +56,15 @@ public final class RunCodec {
   }
 
   public static StoredRun decode(long runId, byte[] value) throws MalformedMessageException {
+    try {
+      return read(runId, value);
+    } catch (IllegalArgumentException e) {
+      // An out-of-range code or a value the record's constructor rejects: damage, not input.
+      throw new MalformedMessageException(e.getMessage(), e);
+    }
+  }
+
+  private static StoredRun read(long runId, byte[] value) throws MalformedMessageException {
     WireReader r = new WireReader(value);
     int version = r.readByte("run format version");
     if (version != FORMAT_VERSION) {

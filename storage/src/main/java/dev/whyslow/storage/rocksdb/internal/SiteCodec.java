@@ -34,6 +34,15 @@ public final class SiteCodec {
   }
 
   public static Site decode(long siteKey, byte[] value) throws MalformedMessageException {
+    try {
+      return read(siteKey, value);
+    } catch (IllegalArgumentException e) {
+      // An out-of-range code or a value the record's constructor rejects: damage, not input.
+      throw new MalformedMessageException(e.getMessage(), e);
+    }
+  }
+
+  private static Site read(long siteKey, byte[] value) throws MalformedMessageException {
     WireReader r = new WireReader(value);
     int version = r.readByte("site format version");
     if (version != FORMAT_VERSION) {
