@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -196,21 +197,27 @@ public final class AgentTransport implements AutoCloseable {
       long flushDeadline = deadline - Math.min(timeoutNanos / 10, CLOSE_RESERVE_NANOS);
       Connector c = connector;
       boolean connected = false;
+      boolean interrupted = false;
       if (c != null) {
-        await(c.requestFlush(), flushDeadline);
+        interrupted = !await(c.requestFlush(), flushDeadline);
         connected = counters.connected;
-        await(c.stop(), deadline);
+        interrupted |= !await(c.stop(), interrupted ? 0 : deadline);
       }
       EventLoopGroup g = group;
       if (g != null) {
-        g.shutdownGracefully(0, Math.max(0, remainingMillis(deadline)), TimeUnit.MILLISECONDS);
-        g.awaitTermination(Math.max(0, remainingMillis(deadline)), TimeUnit.MILLISECONDS);
+        long remaining = interrupted ? 0 : Math.max(0, remainingMillis(deadline));
+        g.shutdownGracefully(0, remaining, TimeUnit.MILLISECONDS);
+        try {
+          g.awaitTermination(remaining, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
       }
       counters.runsDropped.add(outbox.drainAll());
       summarize(connected);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      counters.runsDropped.add(outbox.drainAll());
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     } catch (Throwable t) {
       counters.error("closing the transport failed: " + t);
       log.report("close", "closing the transport failed: " + t);
@@ -253,13 +260,16 @@ public final class AgentTransport implements AutoCloseable {
     }
   }
 
-  private static void await(CompletableFuture<Void> future, long deadline)
-      throws InterruptedException {
+  /** Waits until {@code deadline} (System.nanoTime) at most; false if interrupted. */
+  private static boolean await(CompletableFuture<Void> future, long deadline) {
     try {
       future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+    } catch (TimeoutException | ExecutionException e) {
       // Out of time, or nothing more to wait for: the caller closes what is left.
+    } catch (InterruptedException e) {
+      return false;
     }
+    return true;
   }
 
   private static long remainingMillis(long deadline) {

@@ -364,6 +364,29 @@ class AgentTransportTest {
     await("the hook", () -> hookThread.get() != null);
     assertThat(hookThread.get().getName()).isEqualTo("whyslow-transport");
     assertThat(hookThread.get().isDaemon()).isTrue();
+
+    transport.flushAndClose(Duration.ofSeconds(5));
+    // The loop reports termination just before its thread returns.
+    hookThread.get().join(Conditions.TIMEOUT.toMillis());
+    assertThat(hookThread.get().isAlive()).isFalse();
+  }
+
+  @Test
+  void anInterruptedShutdownClosesAtOnceAndKeepsTheInterrupt() throws Exception {
+    FakeDaemon daemon = daemon();
+    daemon.onHello = hello -> null;
+    AgentTransport transport = transport(TestData.settings(daemon.port()));
+    transport.start();
+    transport.offerRun(TestData.run(1));
+    await("hello at the daemon", () -> !daemon.connections.isEmpty());
+
+    long start = System.nanoTime();
+    Thread.currentThread().interrupt();
+    transport.flushAndClose(Duration.ofSeconds(60));
+
+    assertThat(Thread.interrupted()).isTrue();
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    assertThat(transport.stats().runsDropped()).isEqualTo(1);
   }
 
   @Test
