@@ -1,6 +1,8 @@
 package dev.whyslow.agent;
 
+import dev.whyslow.agent.config.AgentConfigLoader;
 import dev.whyslow.agent.core.AgentInstaller;
+import dev.whyslow.agent.core.AgentLog;
 import java.io.File;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
@@ -29,9 +31,15 @@ public final class AgentPremain {
 
   private static void start(String agentArgs, Instrumentation instrumentation) {
     try {
+      // Configuration first: a disabled agent must not even touch the bootstrap class path.
+      AgentConfigLoader.Result config = AgentConfigLoader.load(agentArgs);
+      if (!config.config().enabled()) {
+        reportDisabled(config);
+        return;
+      }
       appendBootstrapJar(instrumentation);
-      // Only now may core classes load: they link against the bootstrap classes just appended.
-      AgentInstaller.install(agentArgs, instrumentation);
+      // Only now may core classes that link against the bootstrap classes load.
+      AgentInstaller.install(config, instrumentation);
     } catch (Throwable t) {
       try {
         System.err.println(
@@ -42,6 +50,15 @@ public final class AgentPremain {
         // nothing left to report with
       }
     }
+  }
+
+  /** Says why nothing is installed; must not touch any class that links to bootstrap classes. */
+  private static void reportDisabled(AgentConfigLoader.Result config) {
+    AgentLog log = new AgentLog(config.config().log());
+    for (String problem : config.problems()) {
+      log.warn(problem);
+    }
+    log.info("disabled by configuration (enabled=false): nothing is instrumented");
   }
 
   private static void appendBootstrapJar(Instrumentation instrumentation) throws Exception {

@@ -19,17 +19,19 @@ public final class AgentInstaller {
 
   private AgentInstaller() {}
 
-  /** Installs the agent; returns {@code null} when the configuration disables it. */
-  public static AgentRuntime install(String agentArgs, Instrumentation instrumentation) {
-    AgentConfigLoader.Result loaded = AgentConfigLoader.load(agentArgs);
+  /**
+   * Installs the agent; returns {@code null} when the configuration disables it. The bootstrap
+   * classes must already be on the bootstrap class path (or, in tests, on the class path).
+   */
+  public static AgentRuntime install(
+      AgentConfigLoader.Result loaded, Instrumentation instrumentation) {
     AgentConfig config = loaded.config();
+    if (!config.enabled()) {
+      return null;
+    }
     AgentLog log = new AgentLog(config.log());
     for (String problem : loaded.problems()) {
       log.warn(problem);
-    }
-    if (!config.enabled()) {
-      log.info("disabled by configuration (enabled=false): nothing is instrumented");
-      return null;
     }
     warnAboutExcludedIncludes(config, log);
     // Initialise every bootstrap class and link the sampled path now, before any class calls it:

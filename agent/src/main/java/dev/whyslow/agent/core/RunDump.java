@@ -136,8 +136,8 @@ public final class RunDump {
           int eq = f[i].indexOf('=');
           run.put(f[i].substring(0, eq), f[i].substring(eq + 1));
         }
-      } else if (f[0].equals("site") && f.length == 13) {
-        String[] parts = f[12].split(",");
+      } else if (f[0].equals("site") && f.length == 12) {
+        String[] parts = f[11].split(",");
         long[] trueCounts = new long[parts.length];
         for (int i = 0; i < parts.length; i++) {
           trueCounts[i] = Long.parseLong(parts[i]);

@@ -23,7 +23,12 @@ import java.util.function.Supplier;
 final class TransportLink {
   /** What reached the daemon and what did not. */
   record Counts(
-      long runsSent, long runsDropped, long reconnects, long bytesSent, String lastError) {}
+      long runsSent,
+      long runsDropped,
+      long localDrops,
+      long reconnects,
+      long bytesSent,
+      String lastError) {}
 
   private final AgentConfig config;
   private final AgentLog log;
@@ -112,11 +117,16 @@ final class TransportLink {
 
   synchronized Counts counts() {
     if (transport == null) {
-      return new Counts(0, localDrops, 0, 0, localError);
+      return new Counts(0, localDrops, localDrops, 0, 0, localError);
     }
     TransportStats s = transport.stats();
     return new Counts(
-        s.runsSent(), s.runsDropped() + localDrops, s.reconnects(), s.bytesSent(), s.lastError());
+        s.runsSent(),
+        s.runsDropped() + localDrops,
+        localDrops,
+        s.reconnects(),
+        s.bytesSent(),
+        s.lastError());
   }
 
   /** The daemon's commands, applied to the probes. */

@@ -1,0 +1,221 @@
+package dev.whyslow.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.whyslow.agent.core.RunDump;
+import dev.whyslow.protocol.SiteKind;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The shaded agent in a real JVM with {@code -Xverify:all}: the application behaves exactly as
+ * without it, probes count exactly, and neither a missing daemon nor bad configuration harms it.
+ */
+class AgentIT {
+  private static final String WORKLOAD = "sample.workload.Workload";
+  private static final String COUNTING = "sample.workload.Counting";
+
+  @TempDir Path dir;
+
+  static List<Jdks.Jdk> jdks() {
+    return Jdks.all();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void applicationOutputAndExceptionsAreUnchangedWithJavaUtilInScope(Jdks.Jdk jdk)
+      throws Exception {
+    ChildJvm.Result plain =
+        ChildJvm.run(jdk, List.of("-Xverify:all"), WORKLOAD, List.of("throw"), dir);
+    ChildJvm.Result agent =
+        ChildJvm.run(
+            jdk,
+            List.of(
+                "-Xverify:all",
+                ChildJvm.javaagent(
+                    "service=it,include=sample.workload,java.util,sampling.rate=1,log=info,"
+                        + "shutdown.flush.timeout.ms=0,daemon=127.0.0.1:"
+                        + closedPort())),
+            WORKLOAD,
+            List.of("throw"),
+            dir);
+
+    assertThat(plain.exitCode()).isEqualTo(1);
+    assertThat(plain.stdout()).contains("threads total=").doesNotContain("done");
+    assertThat(agent.stdout()).isEqualTo(plain.stdout());
+    assertThat(agent.applicationStderr()).isEqualTo(plain.applicationStderr());
+    assertThat(agent.applicationStderr())
+        .startsWith(
+            "Exception in thread \"main\" java.lang.IllegalStateException: workload ends with an"
+                + " uncaught exception");
+    assertThat(agent.exitCode()).isEqualTo(plain.exitCode());
+    assertThat(agent.stderr()).doesNotContain("internal error", "could not instrument");
+    assertThat(agent.agentLines())
+        .anySatisfy(l -> assertThat(l).contains("agent errors 0"))
+        .anySatisfy(
+            l -> assertThat(l).containsPattern("exit: [1-9][0-9]{2,} classes instrumented"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void dumpHoldsExactCountsAtRateOne(Jdks.Jdk jdk) throws Exception {
+    Path dump = dir.resolve("counting.dump");
+    ChildJvm.Result r =
+        ChildJvm.run(
+            jdk,
+            List.of(
+                "-Xverify:all",
+                ChildJvm.javaagent(
+                    "service=it,include=sample.workload.Counting,sampling.rate=1,label=failure,"
+                        + "shutdown.flush.timeout.ms=0,dump="
+                        + dump
+                        + ",daemon=127.0.0.1:"
+                        + closedPort())),
+            COUNTING,
+            List.of(),
+            dir);
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout()).isEqualTo("sum=10\n");
+
+    RunDump.Contents contents = RunDump.read(dump);
+    assertThat(contents.run())
+        .containsEntry("kind", "process")
+        .containsEntry("label", "failure")
+        .containsEntry("samplingRate", "1.0")
+        .containsEntry("observedSites", "3");
+    List<RunDump.DumpedSite> main = contents.sitesOf(COUNTING, "main");
+    assertThat(main).hasSize(2);
+    assertThat(main.get(0).kind()).isEqualTo(SiteKind.LOOP_BRANCH);
+    assertThat(main.get(0).detail()).isEqualTo("if_icmpge");
+    assertThat(main.get(0).observed()).isEqualTo(11);
+    assertThat(main.get(0).trueCounts()).containsExactly(1, 10);
+    assertThat(main.get(1).kind()).isEqualTo(SiteKind.BRANCH);
+    assertThat(main.get(1).loopId()).isEqualTo(main.get(0).loopId());
+    assertThat(main.get(1).observed()).isEqualTo(10);
+    assertThat(main.get(1).trueCounts()).containsExactly(5, 5);
+    List<RunDump.DumpedSite> half = contents.sitesOf(COUNTING, "half");
+    assertThat(half).hasSize(1);
+    assertThat(half.get(0).kind()).isEqualTo(SiteKind.RETURN_NUMERIC);
+    assertThat(half.get(0).observed()).isEqualTo(5);
+    assertThat(half.get(0).trueCounts()).containsExactly(0, 1, 4, 5, 1, 4);
+    assertThat(half.get(0).sourceFile()).isEqualTo("Counting.java");
+    assertThat(half.get(0).line()).isPositive();
+  }
+
+  @Test
+  void withoutADaemonTheApplicationExitsPromptlyAndTheAgentSaysWhatItDropped() throws Exception {
+    ChildJvm.Result r =
+        ChildJvm.run(
+            Jdks.all().get(0),
+            List.of(
+                ChildJvm.javaagent(
+                    "service=it,include=sample.workload,daemon=127.0.0.1:" + closedPort())),
+            COUNTING,
+            List.of(),
+            dir);
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.stdout()).isEqualTo("sum=10\n");
+    assertThat(r.agentLines()).anySatisfy(l -> assertThat(l).containsPattern("dropped 1 run"));
+    // The default flush timeout is 2 s; JVM start and exit add a few more on a busy machine.
+    assertThat(r.elapsed()).isLessThan(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void badConfigurationIsReportedAndTheApplicationStillRuns() throws Exception {
+    ChildJvm.Result r =
+        ChildJvm.run(
+            Jdks.all().get(0),
+            List.of(
+                ChildJvm.javaagent(
+                    "service=it,include=sample.workload,sampling.rate=2,label=maybe,daemon=nohost,"
+                        + "shutdown.flush.timeout.ms=0,no.such.key=1")),
+            COUNTING,
+            List.of(),
+            dir);
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.stdout()).isEqualTo("sum=10\n");
+    assertThat(r.agentLines())
+        .anySatisfy(l -> assertThat(l).contains("sampling.rate=2 (agent arguments)"))
+        .anySatisfy(l -> assertThat(l).contains("label=maybe (agent arguments)"))
+        .anySatisfy(l -> assertThat(l).contains("daemon=nohost (agent arguments)"))
+        .anySatisfy(l -> assertThat(l).contains("unknown key 'no.such.key'"));
+  }
+
+  @Test
+  void enabledFalseInstallsNothing() throws Exception {
+    Path dump = dir.resolve("disabled.dump");
+    ChildJvm.Result r =
+        ChildJvm.run(
+            Jdks.all().get(0),
+            List.of(
+                ChildJvm.javaagent(
+                    "enabled=false,service=it,include=sample.workload,sampling.rate=1,dump="
+                        + dump)),
+            COUNTING,
+            List.of(),
+            dir);
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.stdout()).isEqualTo("sum=10\n");
+    assertThat(r.stderr()).isEmpty();
+    assertThat(dump).doesNotExist();
+  }
+
+  @Test
+  void theAgentWorksThroughJavaToolOptions() throws Exception {
+    Path dump = dir.resolve("jto.dump");
+    String options =
+        ChildJvm.javaagent(
+            "service=it,include=sample.workload.Counting,sampling.rate=1,"
+                + "shutdown.flush.timeout.ms=0,dump="
+                + dump
+                + ",daemon=127.0.0.1:"
+                + closedPort());
+    ChildJvm.Result r =
+        ChildJvm.run(
+            Jdks.all().get(0),
+            List.of(),
+            COUNTING,
+            List.of(),
+            dir,
+            Map.of("JAVA_TOOL_OPTIONS", options));
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout()).isEqualTo("sum=10\n");
+    assertThat(RunDump.read(dump).sitesOf(COUNTING, "half").get(0).observed()).isEqualTo(5);
+  }
+
+  @Test
+  void aDisabledProcessRunIsNeitherDumpedNorSent() throws Exception {
+    Path dump = dir.resolve("norun.dump");
+    ChildJvm.Result r =
+        ChildJvm.run(
+            Jdks.all().get(0),
+            List.of(
+                ChildJvm.javaagent(
+                    "service=it,include=sample.workload,process.run=false,sampling.rate=1,"
+                        + "shutdown.flush.timeout.ms=0,log=info,dump="
+                        + dump
+                        + ",daemon=127.0.0.1:"
+                        + closedPort())),
+            COUNTING,
+            List.of(),
+            dir);
+    assertThat(r.exitCode()).isZero();
+    assertThat(dump).doesNotExist();
+    assertThat(r.agentLines()).anySatisfy(l -> assertThat(l).contains("dropped 0"));
+  }
+
+  /** A port nothing listens on: bound once to get a free number, then closed. */
+  private static int closedPort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
