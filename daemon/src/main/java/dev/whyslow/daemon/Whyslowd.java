@@ -31,6 +31,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutorGroup;
 import java.io.PrintStream;
 import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,34 +59,37 @@ public final class Whyslowd {
   private Whyslowd() {}
 
   public static void main(String[] args) {
-    Optional<RunningDaemon> daemon = launch(args, System.out, System.err);
-    if (daemon.isEmpty()) {
-      System.exit(lastExitCode);
+    Launch launch = launch(args, System.out, System.err);
+    if (launch.daemon().isEmpty()) {
+      System.exit(launch.exitCode());
     }
-    RunningDaemon running = daemon.get();
+    RunningDaemon running = launch.daemon().get();
     Runtime.getRuntime().addShutdownHook(new Thread(running::close, "whyslowd-shutdown"));
     // Netty's event loop threads keep the JVM alive until the shutdown hook closes them.
   }
 
-  private static int lastExitCode;
+  /** What {@link #launch} did: a running daemon, or the exit code to leave with. */
+  record Launch(Optional<RunningDaemon> daemon, int exitCode) {
+    static Launch exit(int code) {
+      return new Launch(Optional.empty(), code);
+    }
+  }
 
   /**
-   * Parses {@code args} and starts the daemon; on failure prints one clear message to {@code err},
-   * sets the exit code ({@link #EXIT_CONFIG} or {@link #EXIT_START}) and returns empty.
+   * Parses {@code args} and starts the daemon; on failure prints one clear message to {@code err}
+   * and returns the exit code ({@link #EXIT_CONFIG} or {@link #EXIT_START}).
    */
-  static Optional<RunningDaemon> launch(String[] args, PrintStream out, PrintStream err) {
+  static Launch launch(String[] args, PrintStream out, PrintStream err) {
     DaemonCommandLine commandLine;
     try {
       commandLine = DaemonCommandLine.parse(Arrays.asList(args));
     } catch (ConfigException e) {
       err.println("whyslowd: " + e.getMessage());
-      lastExitCode = EXIT_CONFIG;
-      return Optional.empty();
+      return Launch.exit(EXIT_CONFIG);
     }
     if (commandLine.help()) {
       out.println(DaemonCommandLine.USAGE);
-      lastExitCode = 0;
-      return Optional.empty();
+      return Launch.exit(0);
     }
     Builder builder = builder(commandLine.config());
     if (commandLine.demo()) {
@@ -94,8 +98,7 @@ public final class Whyslowd {
         err.println(
             "whyslowd: --demo: this build has no demo workload (no DemoLauncher on the class"
                 + " path); start without --demo");
-        lastExitCode = EXIT_CONFIG;
-        return Optional.empty();
+        return Launch.exit(EXIT_CONFIG);
       }
       builder.demo(demo.get());
     }
@@ -110,16 +113,15 @@ public final class Whyslowd {
               + hostPort(running.httpAddress())
               + ", data in "
               + running.config().dataDir().toAbsolutePath().normalize());
-      return Optional.of(running);
+      return new Launch(Optional.of(running), 0);
     } catch (RuntimeException e) {
       LOG.log(Level.DEBUG, "startup failed", e);
       err.println("whyslowd: cannot start: " + e.getMessage());
-      lastExitCode = EXIT_START;
-      return Optional.empty();
+      return Launch.exit(EXIT_START);
     }
   }
 
-  private static String hostPort(java.net.InetSocketAddress address) {
+  private static String hostPort(InetSocketAddress address) {
     return address.getHostString() + ":" + address.getPort();
   }
 

@@ -44,8 +44,13 @@ public record DaemonConfig(
 
   /** This configuration with one key changed, e.g. {@code with("agent.bind", "127.0.0.1:0")}. */
   public DaemonConfig with(String key, String value) {
+    return with(Map.of(key, value));
+  }
+
+  /** This configuration with several keys changed at once (checked together, not one by one). */
+  public DaemonConfig with(Map<String, String> changes) {
     Map<String, String> values = new LinkedHashMap<>(toProperties());
-    values.put(key, value);
+    values.putAll(changes);
     return from(values, "DaemonConfig.with");
   }
 
