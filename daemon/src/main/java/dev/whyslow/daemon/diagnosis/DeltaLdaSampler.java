@@ -14,6 +14,10 @@ import java.util.SplittableRandom;
  * <p>Re-adding a cell's tokens one by one from the sequential predictive would be cheaper but is
  * not an exact draw of their joint conditional (the predictive ignores the words still to come);
  * deltaLDA's golden test catches that.
+ *
+ * <p>The hot loop divides nothing: p(t) ∝ (n_wt + β)(n_dt + α_t) / (n_t + Wβ) is multiplied through
+ * by the product of the allowed topics' denominators. The default 2 + 1 topics have a scalar fast
+ * path that performs exactly the same floating-point operations as the generic one.
  */
 final class DeltaLdaSampler {
   private final int docs;
@@ -27,6 +31,7 @@ final class DeltaLdaSampler {
   private final double[][] alpha;
   private final double beta;
   private final double betaSum;
+  private final int[] successFirst;
 
   private final long[] wordTopic;
   private final long[] docTopic;
@@ -36,12 +41,10 @@ final class DeltaLdaSampler {
   // Scratch for one cell, reused so a sweep allocates nothing.
   private final double[] wordWeight;
   private final double[] docWeight;
-  private final double[] topicInverse;
   private final double[] topicDenominator;
   private final double[] cumulative;
   private final int[] before;
   private final int[] unvisited;
-  private final int[] successFirst;
 
   DeltaLdaSampler(
       boolean[] failing,
@@ -65,17 +68,6 @@ final class DeltaLdaSampler {
     }
     this.beta = options.beta();
     this.betaSum = words * options.beta();
-    wordTopic = new long[words * topics];
-    docTopic = new long[docs * topics];
-    topicTotal = new long[topics];
-    cellTopic = new int[cellWord.length * topics];
-    wordWeight = new double[topics];
-    docWeight = new double[topics];
-    topicInverse = new double[topics];
-    topicDenominator = new double[topics];
-    cumulative = new double[topics];
-    before = new int[topics];
-    unvisited = new int[topics];
     successFirst = new int[docs];
     int next = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -85,6 +77,16 @@ final class DeltaLdaSampler {
         }
       }
     }
+    wordTopic = new long[words * topics];
+    docTopic = new long[docs * topics];
+    topicTotal = new long[topics];
+    cellTopic = new int[cellWord.length * topics];
+    wordWeight = new double[topics];
+    docWeight = new double[topics];
+    topicDenominator = new double[topics];
+    cumulative = new double[topics];
+    before = new int[topics];
+    unvisited = new int[topics];
   }
 
   /**
@@ -100,33 +102,38 @@ final class DeltaLdaSampler {
     SplittableRandom random = new SplittableRandom(seed);
     rebuildDenominators();
     for (int i = 0; i < docs; i++) {
-      initialiseDoc(successFirst[i], random);
-    }
-  }
-
-  private void initialiseDoc(int d, SplittableRandom random) {
-    double[] a = alpha[failing[d] ? 1 : 0];
-    int allowed = failing[d] ? topics : usageTopics;
-    int docBase = d * topics;
-    for (int cell = docStart[d]; cell < docStart[d + 1]; cell++) {
-      int cellBase = cell * topics;
-      int wordBase = cellWord[cell] * topics;
-      loadCell(a, allowed, docBase, cellBase, wordBase);
-      for (int i = cellCount[cell]; i > 0; i--) {
-        int chosen = draw(random, allowed);
-        cellTopic[cellBase + chosen]++;
-        wordWeight[chosen] += 1;
-        docWeight[chosen] += 1;
-        topicDenominator[chosen] += 1;
-        topicInverse[chosen] = 1.0 / topicDenominator[chosen];
+      int d = successFirst[i];
+      double[] a = alpha[failing[d] ? 1 : 0];
+      int allowed = failing[d] ? topics : usageTopics;
+      int docBase = d * topics;
+      for (int cell = docStart[d]; cell < docStart[d + 1]; cell++) {
+        int cellBase = cell * topics;
+        int wordBase = cellWord[cell] * topics;
+        loadCell(a, allowed, docBase, cellBase, wordBase);
+        for (int k = cellCount[cell]; k > 0; k--) {
+          int chosen = draw(random, allowed);
+          cellTopic[cellBase + chosen]++;
+          wordWeight[chosen] += 1;
+          docWeight[chosen] += 1;
+          topicDenominator[chosen] += 1;
+        }
+        storeCell(allowed, docBase, cellBase, wordBase);
       }
-      storeCell(allowed, docBase, cellBase, wordBase);
+      rebuildDenominators();
     }
-    rebuildDenominators();
   }
 
   /** One sweep: every token of every run, runs and cells in a fixed order. */
   void sweep(SplittableRandom random) {
+    if (topics == 3 && usageTopics == 2) {
+      sweepTwoUsageOneBug(random);
+    } else {
+      sweepGeneric(random);
+    }
+  }
+
+  /** The sweep for any number of topics; {@link #sweep} prefers the fast path when it applies. */
+  void sweepGeneric(SplittableRandom random) {
     for (int d = 0; d < docs; d++) {
       double[] a = alpha[failing[d] ? 1 : 0];
       int allowed = failing[d] ? topics : usageTopics;
@@ -140,28 +147,134 @@ final class DeltaLdaSampler {
           int from = pickUnvisited(random, left, allowed);
           unvisited[from]--;
           // Take the token out of every count...
-          double savedInverse = topicInverse[from];
           wordWeight[from] -= 1;
           docWeight[from] -= 1;
           topicDenominator[from] -= 1;
-          topicInverse[from] = 1.0 / topicDenominator[from];
           // ...and put it back where the conditional given all the others says.
           int chosen = draw(random, allowed);
           wordWeight[chosen] += 1;
           docWeight[chosen] += 1;
           topicDenominator[chosen] += 1;
-          if (chosen == from) {
-            topicInverse[from] = savedInverse;
-          } else {
-            topicInverse[chosen] = 1.0 / topicDenominator[chosen];
-            cellTopic[cellBase + from]--;
-            cellTopic[cellBase + chosen]++;
-          }
+          cellTopic[cellBase + from]--;
+          cellTopic[cellBase + chosen]++;
         }
         storeCell(allowed, docBase, cellBase, wordBase);
       }
       // Rebuild from exact integers once per run, so no rounding creeps into the denominators.
       rebuildDenominators();
+    }
+  }
+
+  /**
+   * {@link #sweepGeneric} for 2 usage topics and 1 bug topic, with every count of the current cell
+   * in a local variable. Same operations in the same order, so the same chain bit for bit.
+   */
+  private void sweepTwoUsageOneBug(SplittableRandom random) {
+    final long[] nwt = wordTopic;
+    final long[] ndt = docTopic;
+    final int[] m = cellTopic;
+    double dn0 = topicTotal[0] + betaSum;
+    double dn1 = topicTotal[1] + betaSum;
+    double dn2 = topicTotal[2] + betaSum;
+    for (int d = 0; d < docs; d++) {
+      boolean fails = failing[d];
+      double[] a = alpha[fails ? 1 : 0];
+      int db = d * 3;
+      for (int cell = docStart[d]; cell < docStart[d + 1]; cell++) {
+        int cb = cell * 3;
+        int wb = cellWord[cell] * 3;
+        int m0 = m[cb];
+        int m1 = m[cb + 1];
+        int m2 = m[cb + 2];
+        int u0 = m0;
+        int u1 = m1;
+        int u2 = m2;
+        double w0 = nwt[wb] + beta;
+        double w1 = nwt[wb + 1] + beta;
+        double w2 = nwt[wb + 2] + beta;
+        double d0 = ndt[db] + a[0];
+        double d1 = ndt[db + 1] + a[1];
+        double d2 = ndt[db + 2] + a[2];
+        for (int left = cellCount[cell]; left > 0; left--) {
+          int from;
+          if (u0 == left) {
+            from = 0;
+          } else if (u1 == left) {
+            from = 1;
+          } else if (u2 == left) {
+            from = 2;
+          } else {
+            int r = random.nextInt(left);
+            from = r < u0 ? 0 : r < u0 + u1 ? 1 : 2;
+          }
+          if (from == 0) {
+            u0--;
+            m0--;
+            w0 -= 1;
+            d0 -= 1;
+            dn0 -= 1;
+          } else if (from == 1) {
+            u1--;
+            m1--;
+            w1 -= 1;
+            d1 -= 1;
+            dn1 -= 1;
+          } else {
+            u2--;
+            m2--;
+            w2 -= 1;
+            d2 -= 1;
+            dn2 -= 1;
+          }
+          int chosen;
+          if (fails) {
+            double c0 = (w0 * d0) * (dn1 * dn2);
+            double c1 = c0 + (w1 * d1) * (dn0 * dn2);
+            double c2 = c1 + (w2 * d2) * (dn0 * dn1);
+            double u = random.nextDouble() * c2;
+            chosen = c0 > u ? 0 : c1 > u ? 1 : 2;
+          } else {
+            double c0 = (w0 * d0) * dn1;
+            double c1 = c0 + (w1 * d1) * dn0;
+            double u = random.nextDouble() * c1;
+            chosen = c0 > u ? 0 : 1;
+          }
+          if (chosen == 0) {
+            m0++;
+            w0 += 1;
+            d0 += 1;
+            dn0 += 1;
+          } else if (chosen == 1) {
+            m1++;
+            w1 += 1;
+            d1 += 1;
+            dn1 += 1;
+          } else {
+            m2++;
+            w2 += 1;
+            d2 += 1;
+            dn2 += 1;
+          }
+        }
+        long delta0 = m0 - m[cb];
+        long delta1 = m1 - m[cb + 1];
+        long delta2 = m2 - m[cb + 2];
+        m[cb] = m0;
+        m[cb + 1] = m1;
+        m[cb + 2] = m2;
+        nwt[wb] += delta0;
+        nwt[wb + 1] += delta1;
+        nwt[wb + 2] += delta2;
+        ndt[db] += delta0;
+        ndt[db + 1] += delta1;
+        ndt[db + 2] += delta2;
+        topicTotal[0] += delta0;
+        topicTotal[1] += delta1;
+        topicTotal[2] += delta2;
+      }
+      dn0 = topicTotal[0] + betaSum;
+      dn1 = topicTotal[1] + betaSum;
+      dn2 = topicTotal[2] + betaSum;
     }
   }
 
@@ -185,21 +298,18 @@ final class DeltaLdaSampler {
   private void rebuildDenominators() {
     for (int t = 0; t < topics; t++) {
       topicDenominator[t] = topicTotal[t] + betaSum;
-      topicInverse[t] = 1.0 / topicDenominator[t];
     }
   }
 
   /** The current topic of a uniformly chosen unvisited token of the cell. */
   private int pickUnvisited(SplittableRandom random, int left, int allowed) {
-    int from = 0;
-    while (unvisited[from] == 0) {
-      from++;
-    }
-    if (unvisited[from] == left) {
-      return from; // all the rest sit in one topic: no draw needed (the common case once mixed)
+    for (int t = 0; t < allowed; t++) {
+      if (unvisited[t] == left) {
+        return t; // all the rest sit in one topic: no draw needed (the common case once mixed)
+      }
     }
     int r = random.nextInt(left);
-    from = 0;
+    int from = 0;
     while (from < allowed - 1 && r >= unvisited[from]) {
       r -= unvisited[from];
       from++;
@@ -207,11 +317,20 @@ final class DeltaLdaSampler {
     return from;
   }
 
-  /** A topic drawn from p(t) ∝ (n_wt + β) / (n_t + Wβ) · (n_dt + α_t) over the allowed topics. */
+  /**
+   * A topic drawn from p(t) ∝ (n_wt + β)(n_dt + α_t) / (n_t + Wβ) over the allowed topics,
+   * multiplied through by the product of their denominators so that nothing is divided.
+   */
   private int draw(SplittableRandom random, int allowed) {
     double sum = 0;
     for (int t = 0; t < allowed; t++) {
-      sum += wordWeight[t] * docWeight[t] * topicInverse[t];
+      double others = 1;
+      for (int s = 0; s < allowed; s++) {
+        if (s != t) {
+          others *= topicDenominator[s];
+        }
+      }
+      sum += (wordWeight[t] * docWeight[t]) * others;
       cumulative[t] = sum;
     }
     double u = random.nextDouble() * sum;

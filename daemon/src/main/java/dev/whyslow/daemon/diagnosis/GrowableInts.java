@@ -22,6 +22,10 @@ final class GrowableInts {
     return values[index];
   }
 
+  void set(int index, int value) {
+    values[index] = value;
+  }
+
   int size() {
     return size;
   }

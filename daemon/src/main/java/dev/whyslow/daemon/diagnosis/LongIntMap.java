@@ -8,7 +8,7 @@ import java.util.Arrays;
  * dominate.
  */
 final class LongIntMap {
-  private static final int MISSING = -1;
+  static final int MISSING = -1;
 
   private long[] keys;
   private int[] values;

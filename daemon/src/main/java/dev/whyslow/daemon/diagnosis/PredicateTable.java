@@ -18,6 +18,9 @@ import java.util.OptionalInt;
  * with what runs saw, not with runs × predicates. Do-not-care runs are counted and left out.
  */
 public final class PredicateTable {
+  /** In {@link #from}'s site index: a site the filter leaves out. */
+  private static final int REJECTED = -2;
+
   private final PredicateFilter filter;
   private final long[] runIds;
   private final boolean[] failing;
@@ -112,41 +115,15 @@ public final class PredicateTable {
   /**
    * Builds the table from stored runs. SUCCESS and FAILURE runs are kept, DO_NOT_CARE runs only
    * counted. A site's predicates enter when {@code filter} accepts the site; {@code sites} holds
-   * the metadata by site key (a site missing from it has an unknown kind and is kept only by a
-   * filter that includes unknown sites, with as many predicates as its runs report). Site entries
-   * whose predicate count contradicts the site's kind are skipped and counted.
+   * the metadata by site key. A site missing from it has an unknown kind: it is kept only by a
+   * filter that includes unknown sites, with as many predicates as its first entry reports. Entries
+   * whose predicate count contradicts the site are skipped and counted.
    */
   public static PredicateTable from(
       List<StoredRun> runs, Map<Long, Site> sites, PredicateFilter filter) {
-    // Pass 1: which sites enter, and how wide are the unknown ones. Site ids follow key order, so
-    // the table does not depend on the order runs arrive in.
-    LongIntMap width = new LongIntMap(1024);
-    for (StoredRun stored : runs) {
-      if (stored.label() == Label.DO_NOT_CARE) {
-        continue;
-      }
-      for (SiteCounts counts : stored.run().sites()) {
-        Site site = sites.get(counts.siteKey());
-        if (counts.observed() == 0 || !filter.accepts(site)) {
-          continue;
-        }
-        int known = width.get(counts.siteKey());
-        int w = site != null ? site.kind().predicateCount() : counts.trueCounts().length;
-        if (w > known) {
-          width.put(counts.siteKey(), w);
-        }
-      }
-    }
     PredicateTableBuilder builder = builder(filter);
-    LongIntMap index = new LongIntMap(width.size());
-    for (long key : width.sortedKeys()) {
-      Site site = sites.get(key);
-      int w = width.get(key);
-      if (w > 0) {
-        index.put(key, builder.addSite(key, site, w));
-      }
-    }
-    // Pass 2: the runs.
+    // One hash probe per (run, site) entry: site index, or REJECTED for sites the filter drops.
+    LongIntMap index = new LongIntMap(4096);
     for (StoredRun stored : runs) {
       Label label = stored.label();
       if (label == Label.DO_NOT_CARE) {
@@ -156,13 +133,19 @@ public final class PredicateTable {
       builder.samplingRate(stored.run().samplingRate());
       builder.beginRun(stored.runId(), label == Label.FAILURE);
       for (SiteCounts counts : stored.run().sites()) {
-        int site = counts.observed() == 0 ? -1 : index.get(counts.siteKey());
-        if (site < 0) {
+        if (counts.observed() == 0) {
           continue;
         }
-        Site meta = sites.get(counts.siteKey());
         long[] trueCounts = counts.trueCounts();
-        if (meta != null && trueCounts.length != meta.kind().predicateCount()) {
+        int site = index.get(counts.siteKey());
+        if (site == LongIntMap.MISSING) {
+          site = firstSight(counts, sites.get(counts.siteKey()), filter, builder);
+          index.put(counts.siteKey(), site);
+        }
+        if (site == REJECTED) {
+          continue;
+        }
+        if (trueCounts.length != builder.predicateCount(site)) {
           builder.skipEntry();
           continue;
         }
@@ -174,6 +157,15 @@ public final class PredicateTable {
       builder.endRun();
     }
     return builder.build();
+  }
+
+  private static int firstSight(
+      SiteCounts counts, Site site, PredicateFilter filter, PredicateTableBuilder builder) {
+    if (!filter.accepts(site)) {
+      return REJECTED;
+    }
+    int width = site != null ? site.kind().predicateCount() : counts.trueCounts().length;
+    return width == 0 ? REJECTED : builder.addSite(counts.siteKey(), site, width);
   }
 
   public PredicateFilter filter() {

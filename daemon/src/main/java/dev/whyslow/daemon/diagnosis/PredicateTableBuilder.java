@@ -9,11 +9,13 @@ import java.util.TreeSet;
  * Builds a {@link PredicateTable} run by run without materialising a cell per (run, predicate):
  * each run appends its observed sites and its sampled-true predicates to CSR columns. {@link
  * PredicateTable#from} uses it for stored runs; tests and benchmarks use it for synthetic data.
+ * Sites may be added in any order: {@link #build} numbers them by key, so the same data gives the
+ * same table.
  *
  * <pre>{@code
  * PredicateTableBuilder b = PredicateTable.builder(PredicateFilter.all());
  * int loop = b.addSite(site.key(), site, site.kind().predicateCount());
- * b.beginRun(runId, true);          // a failing run
+ * b.beginRun(runId, true);             // a failing run
  * b.addTrue(loop, SiteKind.TAKEN, 42); // also marks the site observed
  * b.endRun();
  * PredicateTable table = b.build();
@@ -22,6 +24,7 @@ import java.util.TreeSet;
 public final class PredicateTableBuilder {
   private final PredicateFilter filter;
 
+  private final LongIntMap siteIndex = new LongIntMap(1024);
   private final GrowableInts siteFirstPredicate = new GrowableInts(1024);
   private long[] siteKeys = new long[1024];
   private Site[] sites = new Site[1024];
@@ -40,12 +43,12 @@ public final class PredicateTableBuilder {
   private long skippedEntries;
   private final TreeSet<Double> samplingRates = new TreeSet<>();
 
-  // The open run: its sites and (predicate << 32 | count) pairs, sorted and merged at endRun.
+  // Duplicates within the open run are found by stamping sites and predicates with the run's
+  // number (runCount + 1) instead of sorting each run: O(1) per entry.
   private boolean inRun;
-  private int[] runSites = new int[256];
-  private int runSiteCount;
-  private long[] runTrue = new long[256];
-  private int runTrueCount;
+  private int[] siteStamp = new int[1024];
+  private int[] predicateStamp = new int[2048];
+  private int[] predicateSlot = new int[2048];
 
   PredicateTableBuilder(PredicateFilter filter) {
     this.filter = Objects.requireNonNull(filter, "filter");
@@ -55,23 +58,44 @@ public final class PredicateTableBuilder {
   }
 
   /**
-   * Adds a site and its {@code predicateCount} predicates; returns its dense site index. {@code
-   * site} is the metadata, or null when the daemon has none for {@code key}.
+   * Adds a site and its {@code predicateCount} predicates; returns its index for {@link #observe}
+   * and {@link #addTrue}. {@code site} is the metadata, or null when the daemon has none.
    */
   public int addSite(long key, Site site, int predicateCount) {
     if (predicateCount <= 0) {
       throw new IllegalArgumentException(
           "site " + key + " needs at least one predicate, got " + predicateCount);
     }
+    if (siteIndex.get(key) >= 0) {
+      throw new IllegalArgumentException("site " + key + " was already added");
+    }
     if (siteCount == siteKeys.length) {
       siteKeys = Arrays.copyOf(siteKeys, siteCount * 2);
       sites = Arrays.copyOf(sites, siteCount * 2);
+      siteStamp = Arrays.copyOf(siteStamp, siteCount * 2);
+    }
+    int predicates = Math.addExact(this.predicateCount, predicateCount);
+    if (predicates > predicateStamp.length) {
+      int capacity = Math.max(predicates, predicateStamp.length * 2);
+      predicateStamp = Arrays.copyOf(predicateStamp, capacity);
+      predicateSlot = Arrays.copyOf(predicateSlot, capacity);
     }
     siteKeys[siteCount] = key;
     sites[siteCount] = site;
-    this.predicateCount = Math.addExact(this.predicateCount, predicateCount);
-    siteFirstPredicate.add(this.predicateCount);
+    siteIndex.put(key, siteCount);
+    this.predicateCount = predicates;
+    siteFirstPredicate.add(predicates);
     return siteCount++;
+  }
+
+  /** The index of the site with this key, or -1 if it was not added. */
+  public int siteIndex(long key) {
+    return siteIndex.get(key);
+  }
+
+  /** The number of predicates of an added site. */
+  public int predicateCount(int site) {
+    return siteFirstPredicate.get(site + 1) - siteFirstPredicate.get(site);
   }
 
   /** Starts a labelled run; {@code failing} is true for FAILURE and false for SUCCESS. */
@@ -80,8 +104,6 @@ public final class PredicateTableBuilder {
       throw new IllegalStateException("beginRun called before endRun of the previous run");
     }
     inRun = true;
-    runSiteCount = 0;
-    runTrueCount = 0;
     if (runCount == runIds.length) {
       runIds = Arrays.copyOf(runIds, runCount * 2);
       this.failing = Arrays.copyOf(this.failing, runCount * 2);
@@ -93,18 +115,18 @@ public final class PredicateTableBuilder {
   /** Marks a site observed (sampled at least once) in the open run. */
   public void observe(int site) {
     checkSite(site);
-    if (runSiteCount == runSites.length) {
-      runSites = Arrays.copyOf(runSites, runSiteCount * 2);
+    if (siteStamp[site] != runCount + 1) {
+      siteStamp[site] = runCount + 1;
+      observedSite.add(site);
     }
-    runSites[runSiteCount++] = site;
   }
 
   /**
    * Records that predicate {@code predicateIndex} of {@code site} was sampled true {@code count}
-   * times in the open run (zero is ignored); the site counts as observed.
+   * times in the open run (zero is ignored; repeated calls add up); the site counts as observed.
    */
   public void addTrue(int site, int predicateIndex, long count) {
-    checkSite(site);
+    observe(site);
     int first = siteFirstPredicate.get(site);
     int width = siteFirstPredicate.get(site + 1) - first;
     if (predicateIndex < 0 || predicateIndex >= width) {
@@ -114,40 +136,28 @@ public final class PredicateTableBuilder {
     if (count < 0) {
       throw new IllegalArgumentException("true count must be >= 0, was " + count);
     }
-    observe(site);
     if (count == 0) {
       return;
     }
-    if (runTrueCount == runTrue.length) {
-      runTrue = Arrays.copyOf(runTrue, runTrueCount * 2);
-    }
     // Counts beyond 2^31-1 in one run are clamped; no model could sweep that many tokens anyway.
-    long clamped = Math.min(count, Integer.MAX_VALUE);
-    runTrue[runTrueCount++] = ((long) (first + predicateIndex) << 32) | clamped;
+    int predicate = first + predicateIndex;
+    if (predicateStamp[predicate] == runCount + 1) {
+      int slot = predicateSlot[predicate];
+      trueCount.set(slot, (int) Math.min(trueCount.get(slot) + count, Integer.MAX_VALUE));
+    } else {
+      predicateStamp[predicate] = runCount + 1;
+      predicateSlot[predicate] = truePredicate.size();
+      truePredicate.add(predicate);
+      trueCount.add((int) Math.min(count, Integer.MAX_VALUE));
+    }
   }
 
-  /** Closes the open run: sorts its entries and merges duplicates. */
+  /** Closes the open run. */
   public void endRun() {
     if (!inRun) {
       throw new IllegalStateException("endRun called without beginRun");
     }
     inRun = false;
-    Arrays.sort(runSites, 0, runSiteCount);
-    for (int i = 0; i < runSiteCount; i++) {
-      if (i == 0 || runSites[i] != runSites[i - 1]) {
-        observedSite.add(runSites[i]);
-      }
-    }
-    Arrays.sort(runTrue, 0, runTrueCount);
-    for (int i = 0; i < runTrueCount; ) {
-      int predicate = (int) (runTrue[i] >>> 32);
-      long sum = 0;
-      for (; i < runTrueCount && (int) (runTrue[i] >>> 32) == predicate; i++) {
-        sum += runTrue[i] & 0xffffffffL;
-      }
-      truePredicate.add(predicate);
-      trueCount.add((int) Math.min(sum, Integer.MAX_VALUE));
-    }
     observedStart.add(observedSite.size());
     trueStart.add(truePredicate.size());
     runCount++;
@@ -177,18 +187,52 @@ public final class PredicateTableBuilder {
     for (double rate : samplingRates) {
       rates[i++] = rate;
     }
+    int[] firstPredicate = siteFirstPredicate.toArray();
+    int[] observed = observedSite.toArray();
+    int[] predicates = truePredicate.toArray();
+    long[] keys = Arrays.copyOf(siteKeys, siteCount);
+    Site[] metadata = Arrays.copyOf(sites, siteCount);
+    long[] sorted = keys.clone();
+    Arrays.sort(sorted);
+    if (!Arrays.equals(sorted, keys)) {
+      // Renumber sites (and their predicates) in key order, rewriting the columns in place.
+      int[] newSite = new int[siteCount];
+      int[] newFirst = new int[siteCount + 1];
+      Site[] newMetadata = new Site[siteCount];
+      for (int s = 0; s < siteCount; s++) {
+        int old = siteIndex.get(sorted[s]);
+        newSite[old] = s;
+        newMetadata[s] = metadata[old];
+        newFirst[s + 1] = newFirst[s] + firstPredicate[old + 1] - firstPredicate[old];
+      }
+      int[] newPredicate = new int[predicateCount];
+      for (int old = 0; old < siteCount; old++) {
+        for (int p = firstPredicate[old]; p < firstPredicate[old + 1]; p++) {
+          newPredicate[p] = newFirst[newSite[old]] + p - firstPredicate[old];
+        }
+      }
+      for (int k = 0; k < observed.length; k++) {
+        observed[k] = newSite[observed[k]];
+      }
+      for (int k = 0; k < predicates.length; k++) {
+        predicates[k] = newPredicate[predicates[k]];
+      }
+      keys = sorted;
+      metadata = newMetadata;
+      firstPredicate = newFirst;
+    }
     return new PredicateTable(
         filter,
         Arrays.copyOf(runIds, runCount),
         Arrays.copyOf(failing, runCount),
         ignoredRuns,
-        Arrays.copyOf(siteKeys, siteCount),
-        Arrays.copyOf(sites, siteCount),
-        siteFirstPredicate.toArray(),
+        keys,
+        metadata,
+        firstPredicate,
         observedStart.toArray(),
-        observedSite.toArray(),
+        observed,
         trueStart.toArray(),
-        truePredicate.toArray(),
+        predicates,
         trueCount.toArray(),
         rates,
         skippedEntries);
