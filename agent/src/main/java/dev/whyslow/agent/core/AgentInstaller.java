@@ -25,6 +25,7 @@ public final class AgentInstaller {
    */
   public static AgentRuntime install(
       AgentConfigLoader.Result loaded, Instrumentation instrumentation) {
+    long start = System.nanoTime();
     AgentConfig config = loaded.config();
     if (!config.enabled()) {
       return null;
@@ -48,11 +49,12 @@ public final class AgentInstaller {
       AgentRuntime.setCurrent(runtime);
       runtime.startBackground();
       log.info(
-          "installed: "
-              + config
-              + ", "
+          "installed in "
+              + (System.nanoTime() - start) / 1_000_000
+              + " ms ("
               + runtime.counters().classesInstrumented()
-              + " classes instrumented so far");
+              + " classes instrumented so far): "
+              + config);
       return runtime;
     } finally {
       Probes.exitAgentWork(wasAgent);

@@ -192,7 +192,9 @@ public final class AgentRuntime {
       log.info(
           "exit: "
               + counters.classesInstrumented()
-              + " classes instrumented, "
+              + " classes instrumented in "
+              + counters.transformNanos() / 1_000_000
+              + " ms, "
               + registry.siteCount()
               + " sites, "
               + Probes.samplesRecorded()

@@ -13,6 +13,7 @@ import dev.whyslow.protocol.Run;
 import dev.whyslow.protocol.Site;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -33,10 +34,12 @@ final class TransportLink {
   private final AgentConfig config;
   private final AgentLog log;
   private final Supplier<AgentStats> stats;
-  private AgentTransport transport;
+  // Written once under the lock in start(), read without it: calls into the transport never hold
+  // our lock, so the transport may call the stats supplier from under its own locks.
+  private volatile AgentTransport transport;
   private boolean started;
-  private long localDrops;
-  private String localError = "";
+  private final AtomicLong localDrops = new AtomicLong();
+  private volatile String localError = "";
 
   TransportLink(AgentConfig config, AgentLog log, Supplier<AgentStats> stats) {
     this.config = config;
@@ -76,8 +79,10 @@ final class TransportLink {
               defaults.reconnectMaxMillis(),
               defaults.fatalBackoffMillis(),
               defaults.maxFrameBytes());
-      transport = new AgentTransport(settings, new Commands(log), stats, Probes::markAgentThread);
-      transport.start();
+      AgentTransport created =
+          new AgentTransport(settings, new Commands(log), stats, Probes::markAgentThread);
+      created.start();
+      transport = created;
       log.info("agent started for service " + config.service() + " (" + instance + ")");
     } catch (Throwable t) {
       transport = null;
@@ -91,42 +96,38 @@ final class TransportLink {
     }
   }
 
-  synchronized void announceSites(List<Site> sites) {
-    if (transport != null) {
-      transport.announceSites(sites);
+  void announceSites(List<Site> sites) {
+    AgentTransport t = transport;
+    if (t != null) {
+      t.announceSites(sites);
     }
   }
 
-  synchronized boolean offerRun(Run run) {
-    if (transport == null) {
-      localDrops++;
+  boolean offerRun(Run run) {
+    AgentTransport t = transport;
+    if (t == null) {
+      localDrops.incrementAndGet();
       return false;
     }
-    return transport.offerRun(run);
+    return t.offerRun(run);
   }
 
   void flushAndClose(Duration timeout) {
-    AgentTransport t;
-    synchronized (this) {
-      t = transport;
-    }
+    AgentTransport t = transport;
     if (t != null) {
       t.flushAndClose(timeout);
     }
   }
 
-  synchronized Counts counts() {
-    if (transport == null) {
-      return new Counts(0, localDrops, localDrops, 0, 0, localError);
+  Counts counts() {
+    AgentTransport t = transport;
+    long local = localDrops.get();
+    if (t == null) {
+      return new Counts(0, local, local, 0, 0, localError);
     }
-    TransportStats s = transport.stats();
+    TransportStats s = t.stats();
     return new Counts(
-        s.runsSent(),
-        s.runsDropped() + localDrops,
-        localDrops,
-        s.reconnects(),
-        s.bytesSent(),
-        s.lastError());
+        s.runsSent(), s.runsDropped() + local, local, s.reconnects(), s.bytesSent(), s.lastError());
   }
 
   /** The daemon's commands, applied to the probes. */

@@ -9,6 +9,7 @@ public final class InstrumentationCounters {
   final AtomicLong classesOverBudget = new AtomicLong();
   final AtomicLong methodsSkipped = new AtomicLong();
   final AtomicLong nestedLoadsSkipped = new AtomicLong();
+  final AtomicLong transformNanos = new AtomicLong();
 
   /** Classes the agent changed. */
   public long classesInstrumented() {
@@ -33,5 +34,10 @@ public final class InstrumentationCounters {
   /** Classes loaded by the agent's own transformation code, left uninstrumented. */
   public long nestedLoadsSkipped() {
     return nestedLoadsSkipped.get();
+  }
+
+  /** Time spent transforming classes in scope, in total. */
+  public long transformNanos() {
+    return transformNanos.get();
   }
 }

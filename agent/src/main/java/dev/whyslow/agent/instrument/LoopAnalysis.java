@@ -21,7 +21,7 @@ final class LoopAnalysis {
   private final List<Loop> loops;
 
   /** One natural loop: its header block and every block of its body (header included). */
-  record Loop(int id, int header, BitSet body) {}
+  record Loop(int id, int header, BitSet body, int size) {}
 
   private LoopAnalysis(ControlFlowGraph cfg, List<Loop> loops) {
     this.cfg = cfg;
@@ -50,7 +50,7 @@ final class LoopAnalysis {
     }
     List<Loop> loops = new ArrayList<>();
     for (Map.Entry<Integer, BitSet> e : bodies.entrySet()) {
-      loops.add(new Loop(loops.size(), e.getKey(), e.getValue()));
+      loops.add(new Loop(loops.size(), e.getKey(), e.getValue(), e.getValue().cardinality()));
     }
     return new LoopAnalysis(cfg, loops);
   }
@@ -84,7 +84,7 @@ final class LoopAnalysis {
               || !loop.body.get(fallThrough)
               || taken == loop.header
               || fallThrough == loop.header;
-      if (decides && (best == null || loop.body.cardinality() < best.body.cardinality())) {
+      if (decides && (best == null || loop.size < best.size)) {
         best = loop;
       }
     }
@@ -94,8 +94,7 @@ final class LoopAnalysis {
   private Loop innermost(int block) {
     Loop best = null;
     for (Loop loop : loops) {
-      if (loop.body.get(block)
-          && (best == null || loop.body.cardinality() < best.body.cardinality())) {
+      if (loop.body.get(block) && (best == null || loop.size < best.size)) {
         best = loop;
       }
     }

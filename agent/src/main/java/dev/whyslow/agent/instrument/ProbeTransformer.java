@@ -59,6 +59,7 @@ public final class ProbeTransformer implements ClassFileTransformer {
     }
     transforming.set(Boolean.TRUE);
     boolean wasAgent = Probes.enterAgentWork();
+    long start = System.nanoTime();
     try {
       byte[] out = instrumenter.instrument(classfileBuffer);
       if (out != null) {
@@ -74,6 +75,7 @@ public final class ProbeTransformer implements ClassFileTransformer {
       }
       return null;
     } finally {
+      counters.transformNanos.addAndGet(System.nanoTime() - start);
       Probes.exitAgentWork(wasAgent);
       transforming.remove();
     }
