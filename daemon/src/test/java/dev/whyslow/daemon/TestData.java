@@ -11,6 +11,9 @@ import dev.whyslow.protocol.SiteBatch;
 import dev.whyslow.protocol.SiteCounts;
 import dev.whyslow.protocol.SiteKeys;
 import dev.whyslow.protocol.SiteKind;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 
 /** Sites, runs and handshakes shared by the daemon's tests. */
@@ -47,6 +50,11 @@ public final class TestData {
   public static final SiteBatch SITES = new SiteBatch(List.of(LOOP, RETURN));
 
   private TestData() {}
+
+  /** A fixed clock, for daemons whose retention must keep runs from {@code epochMillis}. */
+  public static Clock clockAt(long epochMillis) {
+    return Clock.fixed(Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC);
+  }
 
   public static Hello hello(String instance, String version, String token) {
     return new Hello(MessageCodec.PROTOCOL_VERSION, SERVICE, instance, version, "0.1.0", token);

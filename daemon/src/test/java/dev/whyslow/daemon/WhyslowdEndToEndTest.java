@@ -43,7 +43,8 @@ class WhyslowdEndToEndTest {
 
   @BeforeEach
   void start() {
-    daemon = Whyslowd.builder(config()).store(store).start();
+    // The clock is near the runs' times, so retention at startup keeps them.
+    daemon = Whyslowd.builder(config()).store(store).clock(TestData.clockAt(T0)).start();
     http = new TestHttp(daemon.httpUri());
   }
 
@@ -224,6 +225,7 @@ class WhyslowdEndToEndTest {
     try (RunningDaemon small =
         Whyslowd.builder(config().with("agent.max.connections", "1"))
             .store(new InMemoryStore())
+            .clock(TestData.clockAt(T0))
             .start()) {
       try (TestAgent first = new TestAgent(small.agentAddress())) {
         first.send(hello("host-a", "1.0"));
