@@ -1,83 +1,66 @@
 package dev.whyslow.daemon.diagnosis;
 
-import java.util.Arrays;
-
 /**
- * Open-addressing map from site keys to dense site indexes. Building a table looks a key up for
- * every (run, site) pair, tens of millions at benchmark size, so boxing {@code Long}s would
- * dominate.
+ * Open-addressing map from site keys to ints (dense site indexes). Building a table looks a key up
+ * for every (run, site) pair, tens of millions at benchmark size, so boxing {@code Long}s would
+ * dominate; keys and values share one array so that a probe touches one cache line.
  */
 final class LongIntMap {
   static final int MISSING = -1;
 
-  private long[] keys;
-  private int[] values;
-  private boolean[] used;
+  // slots[2i] is a key, slots[2i+1] its value + 1 (0 marks an empty slot, since keys can be 0).
+  private long[] slots;
   private int size;
 
   LongIntMap(int expected) {
     int capacity = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
-    keys = new long[capacity];
-    values = new int[capacity];
-    used = new boolean[capacity];
+    slots = new long[capacity * 2];
   }
 
-  /** The value for {@code key}, or -1 if absent. */
+  /** The value for {@code key}, or {@link #MISSING}. */
   int get(long key) {
-    int mask = keys.length - 1;
-    for (int slot = mix(key) & mask; used[slot]; slot = (slot + 1) & mask) {
-      if (keys[slot] == key) {
-        return values[slot];
+    int mask = slots.length / 2 - 1;
+    for (int slot = mix(key) & mask; ; slot = (slot + 1) & mask) {
+      long stored = slots[2 * slot + 1];
+      if (stored == 0) {
+        return MISSING;
+      }
+      if (slots[2 * slot] == key) {
+        return (int) (stored - 1);
       }
     }
-    return MISSING;
   }
 
   void put(long key, int value) {
-    if ((size + 1) * 2 > keys.length) {
-      rehash(keys.length * 2);
+    if (value == MISSING) {
+      throw new IllegalArgumentException("-1 marks a missing key and cannot be stored");
     }
-    int mask = keys.length - 1;
+    if ((size + 1) * 4 > slots.length) {
+      rehash(slots.length);
+    }
+    int mask = slots.length / 2 - 1;
     int slot = mix(key) & mask;
-    while (used[slot] && keys[slot] != key) {
+    while (slots[2 * slot + 1] != 0 && slots[2 * slot] != key) {
       slot = (slot + 1) & mask;
     }
-    if (!used[slot]) {
-      used[slot] = true;
-      keys[slot] = key;
+    if (slots[2 * slot + 1] == 0) {
+      slots[2 * slot] = key;
       size++;
     }
-    values[slot] = value;
+    slots[2 * slot + 1] = (long) value + 1;
   }
 
   int size() {
     return size;
   }
 
-  /** The keys in ascending signed order. */
-  long[] sortedKeys() {
-    long[] out = new long[size];
-    int n = 0;
-    for (int slot = 0; slot < keys.length; slot++) {
-      if (used[slot]) {
-        out[n++] = keys[slot];
-      }
-    }
-    Arrays.sort(out);
-    return out;
-  }
-
   private void rehash(int capacity) {
-    long[] oldKeys = keys;
-    int[] oldValues = values;
-    boolean[] oldUsed = used;
-    keys = new long[capacity];
-    values = new int[capacity];
-    used = new boolean[capacity];
+    long[] old = slots;
+    slots = new long[capacity * 2];
     size = 0;
-    for (int slot = 0; slot < oldKeys.length; slot++) {
-      if (oldUsed[slot]) {
-        put(oldKeys[slot], oldValues[slot]);
+    for (int slot = 0; slot < old.length / 2; slot++) {
+      if (old[2 * slot + 1] != 0) {
+        put(old[2 * slot], (int) (old[2 * slot + 1] - 1));
       }
     }
   }
