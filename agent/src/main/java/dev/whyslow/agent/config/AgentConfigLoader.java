@@ -44,7 +44,7 @@ public final class AgentConfigLoader {
     DEFAULTS.put("queue.capacity", "1024");
     DEFAULTS.put("batch.max.runs", "512");
     DEFAULTS.put("batch.max.delay.ms", "1000");
-    DEFAULTS.put("max.predicates", "1000000");
+    DEFAULTS.put("max.predicates", "400000");
     DEFAULTS.put("shutdown.flush.timeout.ms", "2000");
     DEFAULTS.put("log", "warn");
     DEFAULTS.put("dump", "");

@@ -4,10 +4,10 @@ import java.util.List;
 
 /**
  * Which classes the agent instruments: those matching an include prefix and no exclude prefix,
- * never the JVM's own core ({@code java.lang}, {@code jdk.internal}, {@code sun}), the agent itself
- * or Byte Buddy. A prefix matches a package and its sub-packages, or a class and its nested
- * classes: {@code com.acme} matches {@code com.acme.Foo} and {@code com.acme.web.Bar} but not
- * {@code com.acmex.Baz}.
+ * never the JVM's own core ({@code java.lang}, {@code jdk.internal}, {@code sun}, {@code jdk.jfr}),
+ * the agent itself or Byte Buddy. A prefix matches a package and its sub-packages, or a class and
+ * its nested classes: {@code com.acme} matches {@code com.acme.Foo} and {@code com.acme.web.Bar}
+ * but not {@code com.acmex.Baz}.
  */
 public final class Scope {
   /** Never instrumented, whatever the configuration says. */
@@ -16,7 +16,6 @@ public final class Scope {
           "java.lang",
           "jdk.internal",
           "sun",
-          "com.sun",
           "jdk.jfr",
           "net.bytebuddy",
           "dev.whyslow.agent",

@@ -29,7 +29,7 @@ class AgentConfigLoaderTest {
     assertThat(c.processRun()).isTrue();
     assertThat(c.label()).isEqualTo(Label.DO_NOT_CARE);
     assertThat(c.queueCapacity()).isEqualTo(1024);
-    assertThat(c.maxPredicates()).isEqualTo(1_000_000);
+    assertThat(c.maxPredicates()).isEqualTo(400_000);
     assertThat(c.shutdownFlushTimeoutMillis()).isEqualTo(2000);
     assertThat(c.log()).isEqualTo(LogLevel.WARN);
     assertThat(r.problems())

@@ -1,0 +1,7 @@
+/**
+ * What instrumented code calls: the probes, the per-thread sampler state and the run counters.
+ * These classes are put on the bootstrap class path (from the nested {@code whyslow-bootstrap.jar})
+ * so that code in every class loader, {@code java.*} included, resolves them; they depend on the
+ * JDK only and avoid lambdas, streams and string concatenation.
+ */
+package dev.whyslow.agent.bootstrap;
