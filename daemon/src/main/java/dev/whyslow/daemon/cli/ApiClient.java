@@ -104,6 +104,11 @@ final class ApiClient {
     return response.body();
   }
 
+  /** One path segment, percent-encoded (a run id or a service name). */
+  static String segment(String s) {
+    return encode(s).replace("+", "%20");
+  }
+
   private static String encode(String s) {
     return URLEncoder.encode(s, StandardCharsets.UTF_8);
   }

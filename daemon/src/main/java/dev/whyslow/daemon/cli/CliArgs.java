@@ -22,6 +22,25 @@ record CliArgs(
 
   static final String DEFAULT_SERVER = "http://127.0.0.1:9721";
 
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: whyslow [--server URL] [--token TOKEN] [--json] COMMAND [ARGS]",
+          "commands:",
+          "  services                          services with instances, versions, sites, runs",
+          "  sites SERVICE                     probe sites of a service",
+          "  runs [--service S] [--from T] [--to T] [--label L] [--limit N]",
+          "       [--instance I] [--version V] runs, oldest first",
+          "  run ID                            one run with its per-site counts",
+          "  label success|failure|do-not-care (--runs ID,ID | --service S [--from T] [--to T]",
+          "       [--instance I] [--version V])",
+          "  agents                            connected agents and their statistics",
+          "  sampling-rate SERVICE RATE        e.g. sampling-rate checkout 0.001",
+          "  kill-switch SERVICE on|off        on turns every probe of the service off",
+          "times T are epoch milliseconds or ISO-8601 instants (2024-06-10T06:13:20Z)",
+          "--server defaults to $WHYSLOW_SERVER or " + DEFAULT_SERVER,
+          "--token (for label, sampling-rate, kill-switch) defaults to $WHYSLOW_TOKEN");
+
   /** Options that take a value; anything else starting with {@code --} is unknown. */
   private static final Set<String> VALUED =
       Set.of(

@@ -1,8 +1,10 @@
 package dev.whyslow.daemon.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** Plain aligned columns for people: a header row, then one row per item, two spaces apart. */
 final class Table {
@@ -47,5 +49,18 @@ final class Table {
       }
       out.println(line.toString().stripTrailing());
     }
+  }
+
+  /** A JSON array as {@code a,b,c}, or {@code -} when empty. */
+  static String list(JsonNode array) {
+    StringBuilder s = new StringBuilder();
+    for (JsonNode n : array) {
+      s.append(s.length() == 0 ? "" : ",").append(n.asText());
+    }
+    return s.length() == 0 ? "-" : s.toString();
+  }
+
+  static String millis(long nanos) {
+    return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
   }
 }

@@ -3,8 +3,6 @@ package dev.whyslow.daemon.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.whyslow.protocol.Label;
 import java.io.PrintStream;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,25 +15,6 @@ import java.util.Map;
  * message is printed), 2 the command line is wrong (usage is printed).
  */
 public final class WhyslowCli {
-  static final String USAGE =
-      String.join(
-          "\n",
-          "usage: whyslow [--server URL] [--token TOKEN] [--json] COMMAND [ARGS]",
-          "commands:",
-          "  services                          services with instances, versions, sites, runs",
-          "  sites SERVICE                     probe sites of a service",
-          "  runs [--service S] [--from T] [--to T] [--label L] [--limit N]",
-          "       [--instance I] [--version V] runs, oldest first",
-          "  run ID                            one run with its per-site counts",
-          "  label success|failure|do-not-care (--runs ID,ID | --service S [--from T] [--to T]",
-          "       [--instance I] [--version V])",
-          "  agents                            connected agents and their statistics",
-          "  sampling-rate SERVICE RATE        e.g. sampling-rate checkout 0.001",
-          "  kill-switch SERVICE on|off        on turns every probe of the service off",
-          "times T are epoch milliseconds or ISO-8601 instants (2024-06-10T06:13:20Z)",
-          "--server defaults to $WHYSLOW_SERVER or " + CliArgs.DEFAULT_SERVER,
-          "--token (for label, sampling-rate, kill-switch) defaults to $WHYSLOW_TOKEN");
-
   private final PrintStream out;
   private final ApiClient api;
   private final CliArgs args;
@@ -56,14 +35,14 @@ public final class WhyslowCli {
     try {
       CliArgs args = CliArgs.parse(argv, env);
       if (args.command().equals("help")) {
-        out.println(USAGE);
+        out.println(CliArgs.USAGE);
         return 0;
       }
       new WhyslowCli(args, out).execute();
       return 0;
     } catch (UsageException e) {
       err.println("whyslow: " + e.getMessage());
-      err.println(USAGE);
+      err.println(CliArgs.USAGE);
       return 2;
     } catch (ServerException e) {
       err.println("whyslow: " + e.getMessage());
@@ -105,8 +84,8 @@ public final class WhyslowCli {
     for (JsonNode s : body.get("services")) {
       t.row(
           s.get("service").asText(),
-          join(s.get("instances")),
-          join(s.get("versions")),
+          Table.list(s.get("instances")),
+          Table.list(s.get("versions")),
           s.get("siteCount").asLong(),
           s.get("runCount").asLong(),
           s.path("lastRunStart").asText("-"),
@@ -119,7 +98,7 @@ public final class WhyslowCli {
     String service = args.expect("SERVICE").get(0);
     args.allowOptions();
     JsonNode body =
-        answer(api.get("/api/v1/services/" + pathSegment(service) + "/sites", Map.of()));
+        answer(api.get("/api/v1/services/" + ApiClient.segment(service) + "/sites", Map.of()));
     if (body == null) {
       return;
     }
@@ -131,7 +110,7 @@ public final class WhyslowCli {
           s.get("kind").asText(),
           s.get("location").asText(),
           loop < 0 ? "-" : loop,
-          join(s.get("predicates")));
+          Table.list(s.get("predicates")));
     }
     print(t, "service " + service + " has no sites yet");
   }
@@ -168,7 +147,7 @@ public final class WhyslowCli {
           r.get("version").asText(),
           r.get("kind").asText(),
           r.get("unitType").asText().isEmpty() ? "-" : r.get("unitType").asText(),
-          millis(r.get("durationNanos").asLong()),
+          Table.millis(r.get("durationNanos").asLong()),
           r.get("label").asText(),
           r.get("siteCount").asInt());
     }
@@ -181,7 +160,7 @@ public final class WhyslowCli {
   private void run() {
     String id = args.expect("ID").get(0);
     args.allowOptions();
-    JsonNode r = answer(api.get("/api/v1/runs/" + pathSegment(id), Map.of()));
+    JsonNode r = answer(api.get("/api/v1/runs/" + ApiClient.segment(id), Map.of()));
     if (r == null) {
       return;
     }
@@ -189,11 +168,11 @@ public final class WhyslowCli {
       out.printf("%-10s %s%n", field + ":", r.get(field).asText());
     }
     out.printf("%-10s %s%n", "unit type:", r.get("unitType").asText());
-    out.printf("%-10s %s%n", "duration:", millis(r.get("durationNanos").asLong()));
+    out.printf("%-10s %s%n", "duration:", Table.millis(r.get("durationNanos").asLong()));
     out.printf("%-10s %s%n", "sampling:", r.get("samplingRate").asText());
     Table t = new Table("SITE", "OBSERVED", "TRUE COUNTS");
     for (JsonNode s : r.get("sites")) {
-      t.row(s.get("site").asText(), s.get("observed").asLong(), join(s.get("trueCounts")));
+      t.row(s.get("site").asText(), s.get("observed").asLong(), Table.list(s.get("trueCounts")));
     }
     out.println();
     print(t, "no sites sampled in this run");
@@ -308,21 +287,5 @@ public final class WhyslowCli {
     } else {
       table.print(out);
     }
-  }
-
-  private static String join(JsonNode array) {
-    StringBuilder s = new StringBuilder();
-    for (JsonNode n : array) {
-      s.append(s.length() == 0 ? "" : ",").append(n.asText());
-    }
-    return s.length() == 0 ? "-" : s.toString();
-  }
-
-  private static String millis(long nanos) {
-    return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
-  }
-
-  private static String pathSegment(String s) {
-    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
   }
 }
