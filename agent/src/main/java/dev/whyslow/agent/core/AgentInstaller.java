@@ -31,6 +31,11 @@ public final class AgentInstaller {
       return null;
     }
     AgentLog log = new AgentLog(config.log());
+    if (AgentRuntime.current() != null) {
+      // e.g. -javaagent given twice, or once plus JAVA_TOOL_OPTIONS: probes must not stack up.
+      log.warn("the agent is already installed in this JVM; ignoring the second -javaagent");
+      return AgentRuntime.current();
+    }
     for (String problem : loaded.problems()) {
       log.warn(problem);
     }
