@@ -1,0 +1,207 @@
+package dev.whyslow.agent.config;
+
+import dev.whyslow.protocol.Label;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Parses one validated value, recording a problem and returning the default when it is bad. */
+final class ValueParser {
+  private final Map<String, String[]> raw;
+  private final Map<String, String> defaults;
+  private final List<String> problems;
+
+  ValueParser(Map<String, String[]> raw, Map<String, String> defaults, List<String> problems) {
+    this.raw = raw;
+    this.defaults = defaults;
+    this.problems = problems;
+  }
+
+  String string(String key) {
+    return value(key).trim();
+  }
+
+  boolean bool(String key) {
+    String v = value(key).trim().toLowerCase(Locale.ROOT);
+    if (v.equals("true") || v.equals("false")) {
+      return Boolean.parseBoolean(v);
+    }
+    bad(key, "is not true or false");
+    return Boolean.parseBoolean(defaults.get(key));
+  }
+
+  int positiveInt(String key) {
+    String v = value(key).trim().replace("_", "");
+    try {
+      int n = Integer.parseInt(v);
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    bad(key, "is not a whole number > 0");
+    return Integer.parseInt(defaults.get(key));
+  }
+
+  long nonNegativeLong(String key) {
+    String v = value(key).trim().replace("_", "");
+    try {
+      long n = Long.parseLong(v);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    bad(key, "is not a whole number >= 0");
+    return Long.parseLong(defaults.get(key));
+  }
+
+  double rate(String key) {
+    Double parsed = parseRate(value(key).trim());
+    if (parsed != null && parsed >= 1e-6 && parsed <= 1.0) {
+      return parsed;
+    }
+    bad(key, "is not a rate in [1e-6, 1] (write 0.0001 or 1/10000)");
+    return parseRate(defaults.get(key));
+  }
+
+  String[] hostPort(String key) {
+    String[] parsed = parseHostPort(value(key).trim());
+    if (parsed != null) {
+      return parsed;
+    }
+    bad(key, "is not host:port with a port in [1, 65535]");
+    return parseHostPort(defaults.get(key));
+  }
+
+  List<String> prefixes(String key) {
+    List<String> out = new ArrayList<>();
+    for (String piece : value(key).split(",")) {
+      String prefix = piece.trim().replace('/', '.');
+      if (prefix.endsWith(".*")) {
+        prefix = prefix.substring(0, prefix.length() - 2);
+      }
+      if (!prefix.isEmpty()) {
+        out.add(prefix);
+      }
+    }
+    return out;
+  }
+
+  ProbeSet probes(String key) {
+    boolean branches = false;
+    boolean returns = false;
+    for (String piece : value(key).split(",")) {
+      String name = piece.trim().toLowerCase(Locale.ROOT);
+      switch (name) {
+        case "branch", "branches" -> branches = true;
+        case "return", "returns" -> returns = true;
+        case "" -> {}
+        default ->
+            problems.add(
+                "probes contains '"
+                    + piece.trim()
+                    + "' ("
+                    + source(key)
+                    + "), which is not a probe family; it was ignored (known: branch, return)");
+      }
+    }
+    if (!branches && !returns) {
+      bad(key, "names no known probe family");
+      return ProbeSet.ALL;
+    }
+    return new ProbeSet(branches, returns);
+  }
+
+  Label label(String key) {
+    try {
+      return Label.parse(value(key));
+    } catch (IllegalArgumentException e) {
+      bad(key, "is not success, failure or do-not-care");
+      return Label.parse(defaults.get(key));
+    }
+  }
+
+  LogLevel logLevel(String key) {
+    String v = value(key).trim().toUpperCase(Locale.ROOT);
+    for (LogLevel level : LogLevel.values()) {
+      if (level.name().equals(v)) {
+        return level;
+      }
+    }
+    bad(key, "is not warn, info or debug");
+    return LogLevel.valueOf(defaults.get(key).toUpperCase(Locale.ROOT));
+  }
+
+  private String value(String key) {
+    String[] v = raw.get(key);
+    return v != null ? v[0] : defaults.get(key);
+  }
+
+  private String source(String key) {
+    String[] v = raw.get(key);
+    return v != null ? v[1] : "default";
+  }
+
+  private void bad(String key, String why) {
+    problems.add(
+        key
+            + "="
+            + value(key)
+            + " ("
+            + source(key)
+            + ") "
+            + why
+            + "; using the default "
+            + key
+            + "="
+            + defaults.get(key));
+  }
+
+  private static Double parseRate(String text) {
+    try {
+      int slash = text.indexOf('/');
+      if (slash >= 0) {
+        double num = Double.parseDouble(text.substring(0, slash).trim());
+        double den = Double.parseDouble(text.substring(slash + 1).trim());
+        return num / den;
+      }
+      return Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** {@code host:port} or {@code [ipv6]:port}; {@code null} when malformed. */
+  private static String[] parseHostPort(String text) {
+    String host;
+    String port;
+    if (text.startsWith("[")) {
+      int close = text.indexOf("]:");
+      if (close < 0) {
+        return null;
+      }
+      host = text.substring(1, close);
+      port = text.substring(close + 2);
+    } else {
+      int colon = text.lastIndexOf(':');
+      if (colon < 0 || text.indexOf(':') != colon) {
+        return null;
+      }
+      host = text.substring(0, colon);
+      port = text.substring(colon + 1);
+    }
+    try {
+      int p = Integer.parseInt(port.trim());
+      if (host.isBlank() || p < 1 || p > 65_535) {
+        return null;
+      }
+      return new String[] {host.trim(), Integer.toString(p)};
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}
