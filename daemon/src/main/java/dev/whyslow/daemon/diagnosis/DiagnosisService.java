@@ -16,7 +16,7 @@ import java.util.Optional;
 /**
  * Turns stored runs into a {@link DiagnosisReport}: builds the predicate table with the request's
  * filter (or the model's default), ranks it, and words the top predictors for people. No I/O: the
- * caller reads the runs and sites from the store.
+ * caller reads the runs and sites from the store. Thread-safe: the models keep no state.
  *
  * <pre>{@code
  * List<StoredRun> runs = store.runs(RunQuery.forService("checkout").withWindow(from, to));

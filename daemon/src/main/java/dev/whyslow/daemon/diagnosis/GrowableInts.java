@@ -13,7 +13,7 @@ final class GrowableInts {
 
   void add(int value) {
     if (size == values.length) {
-      grow(size + 1);
+      grow((long) size + 1);
     }
     values[size++] = value;
   }
@@ -30,11 +30,19 @@ final class GrowableInts {
     return size;
   }
 
-  int[] toArray() {
-    return Arrays.copyOf(values, size);
+  /** Makes room for {@code more} further values at once, so big columns grow by one copy. */
+  void reserve(int more) {
+    if (values.length - size < more) {
+      grow((long) size + more);
+    }
   }
 
-  private void grow(int minCapacity) {
+  /** The values; the backing array itself when it is exactly full, so the caller must own this. */
+  int[] toArray() {
+    return size == values.length ? values : Arrays.copyOf(values, size);
+  }
+
+  private void grow(long minCapacity) {
     // Grow by half rather than double: the biggest columns hold tens of millions of entries.
     long wanted = Math.max(minCapacity, values.length + (values.length >> 1));
     if (wanted > Integer.MAX_VALUE - 8) {

@@ -122,6 +122,11 @@ public final class PredicateTable {
   public static PredicateTable from(
       List<StoredRun> runs, Map<Long, Site> sites, PredicateFilter filter) {
     PredicateTableBuilder builder = builder(filter);
+    long entries = 0;
+    for (StoredRun stored : runs) {
+      entries += stored.label() == Label.DO_NOT_CARE ? 0 : stored.run().sites().size();
+    }
+    builder.reserve(entries);
     // One hash probe per (run, site) entry: site index, or REJECTED for sites the filter drops.
     LongIntMap index = new LongIntMap(4096);
     for (StoredRun stored : runs) {

@@ -46,6 +46,7 @@ public final class PredicateTableBuilder {
   // Duplicates within the open run are found by stamping sites and predicates with the run's
   // number (runCount + 1) instead of sorting each run: O(1) per entry.
   private boolean inRun;
+  private boolean built;
   private int[] siteStamp = new int[1024];
   private int[] predicateStamp = new int[2048];
   private int[] predicateSlot = new int[2048];
@@ -98,8 +99,22 @@ public final class PredicateTableBuilder {
     return siteFirstPredicate.get(site + 1) - siteFirstPredicate.get(site);
   }
 
+  /**
+   * Makes room for about {@code entries} more (run, site) entries, so that big tables grow their
+   * columns once instead of copying them again and again.
+   */
+  public void reserve(long entries) {
+    int n = (int) Math.min(entries, Integer.MAX_VALUE - 16);
+    observedSite.reserve(n);
+    truePredicate.reserve(n);
+    trueCount.reserve(n);
+  }
+
   /** Starts a labelled run; {@code failing} is true for FAILURE and false for SUCCESS. */
   public void beginRun(long runId, boolean failing) {
+    if (built) {
+      throw new IllegalStateException("the table was already built; use a new builder");
+    }
     if (inRun) {
       throw new IllegalStateException("beginRun called before endRun of the previous run");
     }
@@ -178,10 +193,15 @@ public final class PredicateTableBuilder {
     samplingRates.add(rate);
   }
 
+  /** The table; the builder hands its columns over and cannot be used afterwards. */
   public PredicateTable build() {
     if (inRun) {
       throw new IllegalStateException("build called while a run is open; call endRun first");
     }
+    if (built) {
+      throw new IllegalStateException("build was already called; use a new builder");
+    }
+    built = true;
     double[] rates = new double[samplingRates.size()];
     int i = 0;
     for (double rate : samplingRates) {
@@ -239,6 +259,9 @@ public final class PredicateTableBuilder {
   }
 
   private void checkSite(int site) {
+    if (built) {
+      throw new IllegalStateException("the table was already built; use a new builder");
+    }
     if (!inRun) {
       throw new IllegalStateException("call beginRun before recording what a run observed");
     }

@@ -197,6 +197,10 @@ class PredicateTableTest {
         .hasMessageContaining("predicate index 2 outside [0, 2)");
     assertThatThrownBy(() -> builder.addTrue(5, 0, 1)).hasMessageContaining("add the site first");
     assertThatThrownBy(builder::build).hasMessageContaining("endRun");
+    builder.endRun();
+    builder.build();
+    assertThatThrownBy(() -> builder.beginRun(2, false)).hasMessageContaining("already built");
+    assertThatThrownBy(builder::build).hasMessageContaining("already called");
   }
 
   @Test
