@@ -7,9 +7,11 @@ import java.util.SplittableRandom;
  * topic per token, each cell (run d, predicate w) keeps how many of its c tokens sit in each topic.
  * Tokens of one cell are exchangeable, so a sweep still updates every token exactly once with the
  * exact single-token collapsed conditional; it visits a cell's tokens in a uniformly random order,
- * drawing the next unvisited token's current topic in proportion to the unvisited counts. Memory is
- * O(cells × topics) and a sweep costs O(tokens × topics). Topics are usage topics first, then bug
- * topics; a successful run's α for bug topics is 0, so its tokens never enter them.
+ * drawing the next unvisited token's current topic in proportion to the unvisited counts. (Visiting
+ * them grouped by current topic would save that draw, but an order that depends on the state does
+ * not leave the posterior invariant.) Memory is O(cells × topics) and a sweep costs O(tokens ×
+ * topics). Topics are usage topics first, then bug topics; a successful run's α for bug topics is
+ * 0, so its tokens never enter them.
  *
  * <p>Re-adding a cell's tokens one by one from the sequential predictive would be cheaper but is
  * not an exact draw of their joint conditional (the predictive ignores the words still to come);
@@ -204,7 +206,7 @@ final class DeltaLdaSampler {
           } else if (u2 == left) {
             from = 2;
           } else {
-            int r = random.nextInt(left);
+            int r = uniform(random, left);
             from = r < u0 ? 0 : r < u0 + u1 ? 1 : 2;
           }
           if (from == 0) {
@@ -308,13 +310,31 @@ final class DeltaLdaSampler {
         return t; // all the rest sit in one topic: no draw needed (the common case once mixed)
       }
     }
-    int r = random.nextInt(left);
+    int r = uniform(random, left);
     int from = 0;
     while (from < allowed - 1 && r >= unvisited[from]) {
       r -= unvisited[from];
       from++;
     }
     return from;
+  }
+
+  /**
+   * A uniform int in [0, bound), exactly (Lemire's multiply-shift with rejection). {@code
+   * SplittableRandom.nextInt(bound)} divides on every call, which costs more than the rest of a
+   * token's update.
+   */
+  static int uniform(SplittableRandom random, int bound) {
+    long product = (random.nextInt() & 0xffffffffL) * bound;
+    long low = product & 0xffffffffL;
+    if (low < bound) {
+      long threshold = (0x1_0000_0000L - bound) % bound;
+      while (low < threshold) {
+        product = (random.nextInt() & 0xffffffffL) * bound;
+        low = product & 0xffffffffL;
+      }
+    }
+    return (int) (product >>> 32);
   }
 
   /**

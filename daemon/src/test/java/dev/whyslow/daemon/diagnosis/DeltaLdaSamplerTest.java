@@ -55,6 +55,20 @@ class DeltaLdaSamplerTest {
   }
 
   @Test
+  void uniformIntsCoverTheRangeEvenly() {
+    SplittableRandom random = new SplittableRandom(3);
+    int[] hits = new int[7];
+    for (int i = 0; i < 70_000; i++) {
+      hits[DeltaLdaSampler.uniform(random, 7)]++;
+    }
+
+    for (int hit : hits) {
+      assertThat(hit).isBetween(9_500, 10_500);
+    }
+    assertThat(DeltaLdaSampler.uniform(random, 1)).isZero();
+  }
+
+  @Test
   void successfulRunsNeverEnterTheBugTopicsWhateverTheTopicCount() {
     DeltaLdaSampler sampler = sampler(DeltaLdaOptions.defaults().withTopics(3, 2));
     sampler.initialise(1);
