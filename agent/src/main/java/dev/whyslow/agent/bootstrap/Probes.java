@@ -8,8 +8,10 @@ package dev.whyslow.agent.bootstrap;
  *
  * <p>Branch probes run just before the conditional jump with copies of its operands and record
  * "taken" (predicate 0) or "not taken" (predicate 1). Return probes run just before the return with
- * a copy of the value. No lambdas, string concatenation or non-JDK classes here: this class is on
- * the bootstrap class path and is called from every class loader, {@code java.*} included.
+ * a copy of the value. Scalar-pair probes run just before an int or long local is stored, with the
+ * new value and the value it is compared with (the local's old value or another local). No lambdas,
+ * string concatenation or non-JDK classes here: this class is on the bootstrap class path and is
+ * called from every class loader, {@code java.*} included.
  */
 public final class Probes {
   /** Bumped whenever the rate or the kill switch changes; threads resynchronise on mismatch. */
@@ -124,6 +126,10 @@ public final class Probes {
       returnDouble(Double.NaN, s, 0);
       s.countdown = 1;
       returnReference(s, s, 0);
+      s.countdown = 1;
+      scalarInt(1, 2, s, 0);
+      s.countdown = 1;
+      scalarLong(2L, 1L, s, 0);
       s.currentRun.get(0);
       AgentErrors.count();
     } finally {
@@ -254,5 +260,22 @@ public final class Probes {
   public static void returnReference(Object v, ThreadState s, int slot) {
     if (--s.countdown > 0) return;
     Sampler.outcome(s, slot, v == null ? 0 : 1);
+  }
+
+  // ---- scalar-pair probes: the new value of a local against its old value or another local ----
+
+  /**
+   * An {@code int} local's new value compared with {@code other}: the six predicates {@code new <
+   * other}, {@code <=}, {@code >}, {@code >=}, {@code ==}, {@code !=}.
+   */
+  public static void scalarInt(int newValue, int other, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.sign(s, slot, newValue < other ? -1 : newValue == other ? 0 : 1);
+  }
+
+  /** A {@code long} local's new value compared with {@code other}, as {@link #scalarInt}. */
+  public static void scalarLong(long newValue, long other, ThreadState s, int slot) {
+    if (--s.countdown > 0) return;
+    Sampler.sign(s, slot, newValue < other ? -1 : newValue == other ? 0 : 1);
   }
 }

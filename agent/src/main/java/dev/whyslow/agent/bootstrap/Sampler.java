@@ -71,7 +71,8 @@ final class Sampler {
 
   /**
    * Records the six sign predicates ({@code <0, <=0, >0, >=0, ==0, !=0}) of a numeric return with
-   * the given sign (-1, 0, 1, or {@link #NAN}).
+   * the given sign (-1, 0, 1, or {@link #NAN}); a scalar pair passes the sign of {@code new -
+   * other}, so the same six read {@code new < other} and so on.
    */
   static void sign(ThreadState s, int slot, int sign) {
     if (s.busy) {

@@ -38,6 +38,7 @@ public final class AgentConfigLoader {
     DEFAULTS.put("include", "");
     DEFAULTS.put("exclude", "");
     DEFAULTS.put("probes", "branch,return");
+    DEFAULTS.put("scalar.pair.partners", Integer.toString(ProbeSet.DEFAULT_SCALAR_PAIR_PARTNERS));
     DEFAULTS.put("process.run", "true");
     DEFAULTS.put("label", "do-not-care");
     DEFAULTS.put("queue.capacity", "1024");
@@ -124,7 +125,7 @@ public final class AgentConfigLoader {
             p.rate("sampling.rate"),
             include,
             p.prefixes("exclude"),
-            p.probes("probes"),
+            p.probes("probes", "scalar.pair.partners"),
             p.bool("process.run"),
             p.label("label"),
             p.positiveInt("queue.capacity"),

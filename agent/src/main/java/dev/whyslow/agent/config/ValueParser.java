@@ -8,6 +8,9 @@ import java.util.Map;
 
 /** Parses one validated value, recording a problem and returning the default when it is bad. */
 final class ValueParser {
+  /** More partners than this per store only inflates code size; a method has few live ints. */
+  static final int MAX_SCALAR_PAIR_PARTNERS = 64;
+
   private final Map<String, String[]> raw;
   private final Map<String, String> defaults;
   private final List<String> problems;
@@ -91,14 +94,21 @@ final class ValueParser {
     return out;
   }
 
-  ProbeSet probes(String key) {
+  /**
+   * The probe families named in {@code key} ({@code branch}, {@code return}, {@code scalar-pair},
+   * or {@code all}), with the scalar pair partner cap from {@code partnersKey}.
+   */
+  ProbeSet probes(String key, String partnersKey) {
     boolean branches = false;
     boolean returns = false;
+    boolean scalarPairs = false;
     for (String piece : value(key).split(",")) {
       String name = piece.trim().toLowerCase(Locale.ROOT);
       switch (name) {
         case "branch", "branches" -> branches = true;
         case "return", "returns" -> returns = true;
+        case "scalar-pair", "scalar-pairs" -> scalarPairs = true;
+        case "all" -> branches = returns = scalarPairs = true;
         case "" -> {}
         default ->
             problems.add(
@@ -106,14 +116,37 @@ final class ValueParser {
                     + piece.trim()
                     + "' ("
                     + source(key)
-                    + "), which is not a probe family; it was ignored (known: branch, return)");
+                    + "), which is not a probe family; it was ignored (known: branch, return,"
+                    + " scalar-pair, all)");
       }
     }
-    if (!branches && !returns) {
+    int partners = intInRange(partnersKey, 0, MAX_SCALAR_PAIR_PARTNERS);
+    if (!branches && !returns && !scalarPairs) {
       bad(key, "names no known probe family");
-      return ProbeSet.ALL;
+      return probes(defaults.get(key), partners);
     }
-    return new ProbeSet(branches, returns);
+    return new ProbeSet(branches, returns, scalarPairs, partners);
+  }
+
+  /** Parses a default spelling, which is known to be good. */
+  private static ProbeSet probes(String spelling, int partners) {
+    boolean branches = spelling.contains("branch");
+    boolean returns = spelling.contains("return");
+    return new ProbeSet(branches, returns, spelling.contains("scalar-pair"), partners);
+  }
+
+  int intInRange(String key, int min, int max) {
+    String v = value(key).trim().replace("_", "");
+    try {
+      int n = Integer.parseInt(v);
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    bad(key, "is not a whole number in [" + min + ", " + max + "]");
+    return Integer.parseInt(defaults.get(key));
   }
 
   Label label(String key) {

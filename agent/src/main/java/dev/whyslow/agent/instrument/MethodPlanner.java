@@ -17,9 +17,10 @@ import org.objectweb.asm.tree.MethodNode;
 
 /**
  * Finds the probe points of one method without changing it: every conditional jump (classified as a
- * branch or a loop branch from the method's natural loops) and every value return. A site's key
- * uses the ordinal of its instruction among the method's real instructions, which is the same for
- * the same bytecode whatever tool read it.
+ * branch or a loop branch from the method's natural loops), every value return and, when asked,
+ * every int/long local store ({@link ScalarPairPlanner}). A site's key uses the ordinal of its
+ * instruction among the method's real instructions, which is the same for the same bytecode
+ * whatever tool read it.
  */
 final class MethodPlanner {
   static final String STATE = "dev/whyslow/agent/bootstrap/ThreadState";
@@ -53,6 +54,7 @@ final class MethodPlanner {
     InsnList insns = method.instructions;
     Type returnType = Type.getReturnType(method.desc);
     LoopAnalysis loops = null;
+    ScalarPairPlanner scalarPairs = null;
     int ordinal = -1;
     int line = -1;
     for (int i = 0; i < insns.size(); i++) {
@@ -82,6 +84,15 @@ final class MethodPlanner {
         if (point != null) {
           points.add(point);
         }
+      } else if (probes.scalarPairs() && LocalTypes.isScalarStore(op)) {
+        if (loops == null) {
+          loops = LoopAnalysis.of(method);
+        }
+        if (scalarPairs == null) {
+          scalarPairs =
+              new ScalarPairPlanner(className, sourceFile, method, probes.scalarPairPartners());
+        }
+        scalarPairs.plan(i, insn, ordinal, line, loops.loopIdOf(i), points);
       }
     }
     return points;
@@ -165,16 +176,20 @@ final class MethodPlanner {
     return new ProbePoint(insn, site, probe, "(" + operand + S, wide);
   }
 
-  private static Site site(
+  /**
+   * @param keyIndex the instruction index in the site key: the ordinal, or for scalar pairs the
+   *     ordinal and partner slot ({@link ScalarPairPlanner})
+   */
+  static Site site(
       String className,
       String sourceFile,
       MethodNode method,
-      int ordinal,
+      int keyIndex,
       int line,
       SiteKind kind,
       int loopId,
       String detail) {
-    long key = SiteKeys.key(className, method.name, method.desc, ordinal, kind);
+    long key = SiteKeys.key(className, method.name, method.desc, keyIndex, kind);
     return new Site(
         key,
         className,

@@ -5,6 +5,7 @@ import java.util.List;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.FrameNode;
+import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.IntInsnNode;
@@ -20,9 +21,6 @@ import org.objectweb.asm.tree.VarInsnNode;
  */
 final class MethodRewriter {
   static final String PROBES = "dev/whyslow/agent/bootstrap/Probes";
-
-  /** Most stack slots a probe call adds: a two-slot copy, the state and the slot constant. */
-  static final int EXTRA_STACK = 4;
 
   private MethodRewriter() {}
 
@@ -41,21 +39,22 @@ final class MethodRewriter {
    */
   static void rewrite(MethodNode method, List<ProbePoint> points, int[] slots) {
     int state = method.maxLocals;
+    int extraStack = 0;
     for (int i = 0; i < points.size(); i++) {
       ProbePoint point = points.get(i);
       InsnList probe = new InsnList();
-      // stack: ..., v (one or two slots: a value, two ints/references, or a long/double)
-      probe.add(new InsnNode(point.twoSlots() ? Opcodes.DUP2 : Opcodes.DUP));
-      // stack: ..., v, v
+      operands(point, probe);
+      // stack: ..., v, p   (v: the instruction's own operands, none for iinc; p: the probe's)
       probe.add(new VarInsnNode(Opcodes.ALOAD, state));
-      // stack: ..., v, v, state
+      // stack: ..., v, p, state
       probe.add(pushInt(slots[i]));
-      // stack: ..., v, v, state, slot
+      // stack: ..., v, p, state, slot
       probe.add(
           new MethodInsnNode(
               Opcodes.INVOKESTATIC, PROBES, point.probe(), point.descriptor(), false));
-      // stack: ..., v   (the jump or return that follows consumes it as before)
+      // stack: ..., v   (the jump, return, store or iinc that follows finds it as before)
       method.instructions.insertBefore(point.insn(), probe);
+      extraStack = Math.max(extraStack, point.extraStack());
     }
     for (AbstractInsnNode insn : method.instructions) {
       if (insn instanceof FrameNode frame) {
@@ -72,7 +71,27 @@ final class MethodRewriter {
     // stack: (empty)
     method.instructions.insert(prologue);
     method.maxLocals = state + 1;
-    method.maxStack += EXTRA_STACK;
+    method.maxStack += extraStack;
+  }
+
+  /** Pushes the values the probe compares, leaving the instruction's own operands in place. */
+  private static void operands(ProbePoint point, InsnList probe) {
+    boolean wide = point.twoSlots();
+    if (point.insn() instanceof IincInsnNode iinc) {
+      // stack: ...   (iinc takes nothing from the stack; the local still holds the old value)
+      probe.add(new VarInsnNode(Opcodes.ILOAD, iinc.var));
+      probe.add(pushInt(iinc.incr));
+      probe.add(new InsnNode(Opcodes.IADD));
+      // stack: ..., new   (old + increment, wrapping exactly as iinc does)
+    } else {
+      // stack: ..., v (one or two slots: a value, two ints/references, or a long/double)
+      probe.add(new InsnNode(wide ? Opcodes.DUP2 : Opcodes.DUP));
+      // stack: ..., v, v
+    }
+    if (point.partner() != ProbePoint.NO_PARTNER) {
+      probe.add(new VarInsnNode(wide ? Opcodes.LLOAD : Opcodes.ILOAD, point.partner()));
+      // stack: ..., [v,] new, other   (before the store the stored slot still holds the old value)
+    }
   }
 
   /** The frame's locals padded with TOP up to slot {@code state}, then the thread state type. */

@@ -2,13 +2,38 @@ package dev.whyslow.agent.instrument;
 
 import dev.whyslow.protocol.Site;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.IincInsnNode;
 
 /**
- * Where one probe goes: before {@code insn}, copying its one- or two-slot operand(s) for the probe
- * method {@code probe} with descriptor {@code descriptor}.
+ * Where one probe goes: before {@code insn}, with a copy of its one- or two-slot operand(s), and
+ * for a scalar pair the compared local after it, for the probe method {@code probe} with descriptor
+ * {@code descriptor}. Before an {@code iinc} the "copy" is the new value, computed.
  *
- * @param twoSlots whether the operands take two stack slots ({@code DUP2}: two ints or references,
- *     or one long or double)
+ * @param twoSlots whether the copied operands take two stack slots ({@code DUP2}: two ints or
+ *     references, or one long or double); for a scalar pair, whether the values are longs
+ * @param partner the local loaded after the copy (a scalar pair's old value or other local), or
+ *     {@link #NO_PARTNER}
  */
 record ProbePoint(
-    AbstractInsnNode insn, Site site, String probe, String descriptor, boolean twoSlots) {}
+    AbstractInsnNode insn,
+    Site site,
+    String probe,
+    String descriptor,
+    boolean twoSlots,
+    int partner) {
+  static final int NO_PARTNER = -1;
+
+  /** A branch or return probe: only copies of the instruction's operands. */
+  ProbePoint(AbstractInsnNode insn, Site site, String probe, String descriptor, boolean twoSlots) {
+    this(insn, site, probe, descriptor, twoSlots, NO_PARTNER);
+  }
+
+  /** Stack slots the probe's arguments take above what the instruction had: values, state, slot. */
+  int extraStack() {
+    int value = twoSlots ? 2 : 1;
+    if (insn instanceof IincInsnNode) {
+      return value + value + 2; // new value computed as old + increment, then the partner
+    }
+    return value + (partner == NO_PARTNER ? 0 : value) + 2;
+  }
+}

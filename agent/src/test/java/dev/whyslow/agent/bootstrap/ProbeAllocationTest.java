@@ -44,6 +44,8 @@ class ProbeAllocationTest {
       Probes.returnDouble(i, s, 0);
       Probes.returnBoolean(i & 1, s, 0);
       Probes.returnReference(o, s, 0);
+      Probes.scalarInt(i, 7, s, 0);
+      Probes.scalarLong(i, 7L, s, 0);
       sink += s.countdown;
     }
     return sink;

@@ -25,7 +25,8 @@ class AgentConfigLoaderTest {
     assertThat(c.daemonAddress()).isEqualTo("127.0.0.1:9720");
     assertThat(c.samplingRate()).isEqualTo(1e-4);
     assertThat(c.include()).isEmpty();
-    assertThat(c.probes()).isEqualTo(ProbeSet.ALL);
+    assertThat(c.probes()).isEqualTo(ProbeSet.DEFAULT);
+    assertThat(c.probes().scalarPairs()).isFalse();
     assertThat(c.processRun()).isTrue();
     assertThat(c.label()).isEqualTo(Label.DO_NOT_CARE);
     assertThat(c.queueCapacity()).isEqualTo(1024);
@@ -109,6 +110,41 @@ class AgentConfigLoaderTest {
   }
 
   @Test
+  void scalarPairsAreOnlyOnWhenNamedOrWithAll() {
+    assertThat(probes("probes=branch,return,scalar-pair"))
+        .isEqualTo(new ProbeSet(true, true, true, 4));
+    assertThat(probes("probes=all")).isEqualTo(ProbeSet.ALL);
+    assertThat(ProbeSet.ALL.scalarPairs()).isTrue();
+    assertThat(probes("probes=scalar-pair,scalar.pair.partners=2"))
+        .isEqualTo(new ProbeSet(false, false, true, 2));
+    assertThat(probes("probes=return,scalar.pair.partners=0"))
+        .isEqualTo(new ProbeSet(false, true, false, 0));
+    assertThat(probes("probes=all").toString()).isEqualTo("branch,return,scalar-pair (4 partners)");
+  }
+
+  @Test
+  void aBadPartnerCapIsReportedAndTheDefaultUsed() {
+    AgentConfigLoader.Result r =
+        AgentConfigLoader.load(
+            "service=s,include=a,probes=all,scalar.pair.partners=1000", Map.of(), Map.of());
+    assertThat(r.config().probes()).isEqualTo(ProbeSet.ALL);
+    assertThat(r.problems())
+        .containsExactly(
+            "scalar.pair.partners=1000 (agent arguments) is not a whole number in [0, 64]; using"
+                + " the default scalar.pair.partners=4");
+  }
+
+  @Test
+  void probesNamingNoKnownFamilyFallBackToTheDefaultFamilies() {
+    AgentConfigLoader.Result r =
+        AgentConfigLoader.load("service=s,include=a,probes=scalar", Map.of(), Map.of());
+    assertThat(r.config().probes()).isEqualTo(ProbeSet.DEFAULT);
+    assertThat(r.problems())
+        .anySatisfy(p -> assertThat(p).contains("'scalar'").contains("scalar-pair"))
+        .anySatisfy(p -> assertThat(p).startsWith("probes=scalar (agent arguments) names no"));
+  }
+
+  @Test
   void problemsNameTheSourceOfTheBadValue() {
     AgentConfigLoader.Result r =
         AgentConfigLoader.load(
@@ -168,6 +204,10 @@ class AgentConfigLoaderTest {
 
   private static double rate(String args) {
     return AgentConfigLoader.load(args, Map.of(), Map.of()).config().samplingRate();
+  }
+
+  private static ProbeSet probes(String args) {
+    return AgentConfigLoader.load(args, Map.of(), Map.of()).config().probes();
   }
 
   private static String daemon(String args) {

@@ -43,7 +43,7 @@ class ProbeTransformationTest {
     transformer =
         new ProbeTransformer(
             new Scope(List.of(FIXTURE + "Branchy"), List.of()),
-            new ClassInstrumenter(registry, ProbeSet.ALL, counters),
+            new ClassInstrumenter(registry, ProbeSet.DEFAULT, counters),
             counters,
             instrumentation,
             (name, error) -> failures.add(name + ": " + error));
