@@ -10,8 +10,10 @@ import dev.whyslow.daemon.config.ConfigException;
 import dev.whyslow.daemon.config.ConfigKey;
 import dev.whyslow.daemon.config.DaemonCommandLine;
 import dev.whyslow.daemon.config.DaemonConfig;
+import dev.whyslow.daemon.diagnosis.DiagnosisService;
 import dev.whyslow.daemon.http.AgentsHandler;
 import dev.whyslow.daemon.http.ApiRoutes;
+import dev.whyslow.daemon.http.DiagnosisHandler;
 import dev.whyslow.daemon.http.HealthHandler;
 import dev.whyslow.daemon.http.HttpChannelInitializer;
 import dev.whyslow.daemon.http.HttpRouter;
@@ -232,7 +234,8 @@ public final class Whyslowd {
                 .register(new ServicesHandler(store, agents))
                 .register(new RunsHandler(store))
                 .register(new LabelsHandler(store))
-                .register(new AgentsHandler(agents));
+                .register(new AgentsHandler(agents))
+                .register(new DiagnosisHandler(store, DiagnosisService.withDefaultModels()));
         routes.forEach(router::register);
         httpServer =
             NettyServer.start(

@@ -7,10 +7,12 @@ import dev.whyslow.storage.InMemoryStore;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class DemoLauncherTest {
   private static final DaemonConfig EPHEMERAL =
@@ -42,14 +44,29 @@ class DemoLauncherTest {
   }
 
   @Test
-  void demoFlagWithoutADemoInTheBuildExitsWith2() {
+  void demoWhoseJarsAreMissingSaysHowToBuildThemAndExitsWith1(@TempDir Path dir) {
+    String property = "whyslow.demo.agent.jar";
+    String missing = dir.resolve("no-such-agent.jar").toString();
+    System.setProperty(property, missing);
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    Whyslowd.Launch launch =
-        Whyslowd.launch(
-            new String[] {"--demo", "--agent.bind=127.0.0.1:0", "--http.bind=127.0.0.1:0"},
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    assertThat(launch.exitCode()).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("--demo").contains("DemoLauncher");
+    try {
+      Whyslowd.Launch launch =
+          Whyslowd.launch(
+              new String[] {
+                "--demo",
+                "--agent.bind=127.0.0.1:0",
+                "--http.bind=127.0.0.1:0",
+                "--data.dir=" + dir.resolve("data")
+              },
+              new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+              new PrintStream(err, true, StandardCharsets.UTF_8));
+      launch.daemon().ifPresent(RunningDaemon::close);
+      assertThat(launch.exitCode()).isEqualTo(1);
+      assertThat(err.toString(StandardCharsets.UTF_8))
+          .contains(missing)
+          .contains("mvn -DskipTests package");
+    } finally {
+      System.clearProperty(property);
+    }
   }
 }

@@ -34,6 +34,9 @@ record CliArgs(
           "  run ID                            one run with its per-site counts",
           "  label success|failure|do-not-care (--runs ID,ID | --service S [--from T] [--to T]",
           "       [--instance I] [--version V])",
+          "  diagnose SERVICE [--from T] [--to T] [--model cbi|delta-lda] [--predicates P]",
+          "       [--top N] [--instance I] [--version V] [--unit-type U]",
+          "                                    the predicates that explain the failing runs",
           "  agents                            connected agents and their statistics",
           "  sampling-rate SERVICE RATE        e.g. sampling-rate checkout 0.001",
           "  kill-switch SERVICE on|off        on turns every probe of the service off",
@@ -54,7 +57,10 @@ record CliArgs(
           "instance",
           "version",
           "runs",
-          "unit-type");
+          "unit-type",
+          "model",
+          "predicates",
+          "top");
 
   static CliArgs parse(List<String> args, Map<String, String> env) {
     String server = env.getOrDefault("WHYSLOW_SERVER", DEFAULT_SERVER);

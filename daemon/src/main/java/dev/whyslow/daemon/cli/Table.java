@@ -60,6 +60,11 @@ final class Table {
     return s.length() == 0 ? "-" : s.toString();
   }
 
+  /** {@code CHANGE_BRANCH_CONDITION} as {@code change branch condition}. */
+  static String words(String constant) {
+    return constant.toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+  }
+
   static String millis(long nanos) {
     return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
   }

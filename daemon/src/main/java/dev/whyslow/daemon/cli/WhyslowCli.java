@@ -55,6 +55,7 @@ public final class WhyslowCli {
       case "services" -> services();
       case "sites" -> sites();
       case "runs" -> runs();
+      case "diagnose" -> diagnose();
       case "run" -> run();
       case "label" -> label();
       case "agents" -> agents();
@@ -154,6 +155,72 @@ public final class WhyslowCli {
     print(t, "no runs match");
     if (body.get("count").asInt() == body.get("limit").asInt()) {
       out.println("(first " + body.get("limit").asInt() + " runs; use --limit or --from for more)");
+    }
+  }
+
+  private void diagnose() {
+    String service = args.expect("SERVICE").get(0);
+    args.allowOptions(
+        "from", "to", "model", "predicates", "top", "instance", "version", "unit-type");
+    Map<String, String> query = new LinkedHashMap<>();
+    query.put("service", service);
+    for (String name : List.of("from", "to", "model", "predicates", "top", "instance", "version")) {
+      args.option(name).ifPresent(v -> query.put(name, v));
+    }
+    args.option("unit-type").ifPresent(v -> query.put("unitType", v));
+    JsonNode r = answer(api.get("/api/v1/diagnosis", query));
+    if (r == null) {
+      return;
+    }
+    out.printf(
+        "service %s: %d failing and %d successful runs (%d do-not-care left out), sampling %s%n",
+        r.get("service").asText(),
+        r.get("failingRuns").asInt(),
+        r.get("successRuns").asInt(),
+        r.get("ignoredRuns").asInt(),
+        Table.list(r.get("samplingRates")));
+    out.printf(
+        "model %s over %s predicates (%d considered, %d ranked)%n",
+        r.get("model").asText(),
+        r.get("filter").asText(),
+        r.get("predicatesConsidered").asInt(),
+        r.get("rankedPredicates").asInt());
+    for (JsonNode reason : r.get("insufficient")) {
+      out.println("not enough data: " + reason.asText());
+    }
+    boolean cbi = r.get("model").asText().equals("cbi");
+    Table t =
+        cbi
+            ? new Table("RANK", "PREDICTOR", "IMPORTANCE", "INCREASE", "F(TRUE)", "S(TRUE)", "FIX")
+            : new Table("RANK", "PREDICTOR", "P(W|BUG)", "P(BUG|W)", "F(TRUE)", "S(TRUE)", "FIX");
+    for (JsonNode p : r.get("predictors")) {
+      JsonNode scores = p.get("scores");
+      JsonNode counts = p.get("counts");
+      String fix = Table.words(p.get("fixHint").get("strategy").asText());
+      if (cbi) {
+        JsonNode initial = scores.get("initial");
+        t.row(
+            p.get("rank").asInt(),
+            p.get("description").asText(),
+            String.format("%.3f", initial.get("importance").asDouble()),
+            String.format("%.3f", initial.get("increase").asDouble()),
+            counts.get("failingTrue").asLong(),
+            counts.get("successTrue").asLong(),
+            fix);
+      } else {
+        t.row(
+            p.get("rank").asInt(),
+            p.get("description").asText(),
+            String.format("%.4f", scores.get("wordGivenBug").asDouble()),
+            String.format("%.3f", scores.get("bugGivenWord").asDouble()),
+            counts.get("failingTrue").asLong(),
+            counts.get("successTrue").asLong(),
+            fix);
+      }
+    }
+    print(t, r.get("insufficient").isEmpty() ? "no predicate explains the failing runs" : "");
+    for (JsonNode note : r.get("notes")) {
+      out.println("note: " + note.asText());
     }
   }
 
@@ -283,7 +350,9 @@ public final class WhyslowCli {
 
   private void print(Table table, String whenEmpty) {
     if (table.size() == 0) {
-      out.println(whenEmpty);
+      if (!whenEmpty.isEmpty()) {
+        out.println(whenEmpty);
+      }
     } else {
       table.print(out);
     }

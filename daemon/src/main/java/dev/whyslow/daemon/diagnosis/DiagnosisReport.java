@@ -52,8 +52,11 @@ public record DiagnosisReport(
     notes = List.copyOf(notes);
   }
 
-  /** True when the data could not support any predictor. */
-  public boolean isInsufficient() {
+  /**
+   * True when the data could not support any predictor (not {@code isInsufficient}: JSON would read
+   * it as the {@code insufficient} field).
+   */
+  public boolean lacksData() {
     return !insufficient.isEmpty();
   }
 }

@@ -112,7 +112,7 @@ class DiagnosisServiceTest {
     DiagnosisReport report =
         service.diagnose(DiagnosisRequest.of("checkout", 0, 10_000), runs, data.sites());
 
-    assertThat(report.isInsufficient()).isTrue();
+    assertThat(report.lacksData()).isTrue();
     assertThat(report.predictors()).isEmpty();
     assertThat(report.ignoredRuns()).isEqualTo(1);
     assertThat(report.insufficient()).anyMatch(r -> r.contains("no failing runs"));
