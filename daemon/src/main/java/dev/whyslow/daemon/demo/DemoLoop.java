@@ -61,7 +61,7 @@ final class DemoLoop implements Runnable {
     current = process;
     String output;
     try (var in = process.getInputStream()) {
-      output = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+      output = withoutCdsWarning(new String(in.readAllBytes(), StandardCharsets.UTF_8)).trim();
     }
     if (!process.waitFor(2, TimeUnit.MINUTES)) {
       process.destroyForcibly();
@@ -71,6 +71,29 @@ final class DemoLoop implements Runnable {
     current = null;
     if (!stopped) {
       out.println("demo: run " + seed + " (" + (bad ? "failure" : "success") + "): " + output);
+      if (seed == ProcessDemoLauncher.QUICK_RUNS) {
+        out.println(
+            "demo: "
+                + seed / 2
+                + " good and "
+                + seed / 2
+                + " bad runs stored; ask which loop makes"
+                + " the bad ones slow:  daemon/bin/whyslow diagnose demo --model delta-lda");
+      }
     }
+  }
+
+  /**
+   * Drops the JVM's "Sharing is only supported for boot loader classes" warning, which every JVM
+   * prints once an agent appends to the boot class path; it is harmless and would drown the demo.
+   */
+  static String withoutCdsWarning(String output) {
+    StringBuilder kept = new StringBuilder();
+    for (String line : output.split("\\R")) {
+      if (!line.contains("Sharing is only supported for boot loader classes")) {
+        kept.append(line).append('\n');
+      }
+    }
+    return kept.toString();
   }
 }

@@ -41,7 +41,7 @@ public final class DemoWorkload {
     int customers = bad ? 6_000 : 50_000;
     List<Order> orders = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
-      orders.add(new Order(random.nextInt(customers), random.nextInt(10)));
+      orders.add(new Order(1 + random.nextInt(customers), random.nextInt(10)));
     }
     return orders;
   }
