@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.whyslow.agent.config.ProbeSet;
 import dev.whyslow.agent.core.SiteRegistry;
+import dev.whyslow.protocol.SiteKind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -17,6 +18,8 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
 import sample.fixture.Branchy;
+import sample.fixture.LoopShapes;
+import sample.fixture.Scalars;
 
 class ClassInstrumenterTest {
   private final InstrumentationCounters counters = new InstrumentationCounters();
@@ -131,10 +134,52 @@ class ClassInstrumenterTest {
     }
   }
 
+  @Test
+  void everyFixtureVerifiesWithEveryProbeFamily() throws Exception {
+    for (Class<?> fixture : List.of(Branchy.class, LoopShapes.class, Scalars.class)) {
+      SiteRegistry registry = new SiteRegistry(100_000);
+      byte[] out =
+          new ClassInstrumenter(registry, ProbeSet.ALL, counters).instrument(bytes(fixture));
+      assertThat(out).as(fixture.getName()).isNotNull();
+      assertThat(registry.entries())
+          .anySatisfy(e -> assertThat(e.site().kind()).isEqualTo(SiteKind.SCALAR_PAIR));
+      // Initialising the class links it, and linking runs the verifier over every method.
+      Class<?> loaded = Class.forName(fixture.getName(), true, new BytesLoader(fixture, out));
+      assertThat(loaded.getClassLoader()).isInstanceOf(BytesLoader.class);
+    }
+    assertThat(counters.methodsSkipped()).isZero();
+  }
+
   private static byte[] bytes() throws IOException {
-    try (InputStream in =
-        Branchy.class.getResourceAsStream(Branchy.class.getSimpleName() + ".class")) {
+    return bytes(Branchy.class);
+  }
+
+  private static byte[] bytes(Class<?> c) throws IOException {
+    try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
       return in.readAllBytes();
+    }
+  }
+
+  /** Defines one class from the given bytes; everything else comes from the parent. */
+  private static final class BytesLoader extends ClassLoader {
+    private final String name;
+    private final byte[] bytes;
+
+    BytesLoader(Class<?> c, byte[] bytes) {
+      super(ClassInstrumenterTest.class.getClassLoader());
+      this.name = c.getName();
+      this.bytes = bytes;
+    }
+
+    @Override
+    protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
+      synchronized (getClassLoadingLock(className)) {
+        if (!className.equals(name)) {
+          return super.loadClass(className, resolve);
+        }
+        Class<?> c = findLoadedClass(className);
+        return c != null ? c : defineClass(className, bytes, 0, bytes.length);
+      }
     }
   }
 }
