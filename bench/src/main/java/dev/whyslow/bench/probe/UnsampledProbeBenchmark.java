@@ -59,7 +59,7 @@ public class UnsampledProbeBenchmark {
     byte[] original = classFile(ProbeKernel.class);
     SiteRegistry registry = new SiteRegistry(100_000);
     byte[] rewritten =
-        new ClassInstrumenter(registry, ProbeSet.ALL, new InstrumentationCounters())
+        new ClassInstrumenter(registry, ProbeSet.DEFAULT, new InstrumentationCounters())
             .instrument(original);
     if (rewritten == null) {
       throw new IllegalStateException("the instrumenter found nothing to instrument");
