@@ -1,0 +1,314 @@
+package dev.whyslow.examples.eval;
+
+import dev.whyslow.daemon.diagnosis.DiagnosisReport;
+import dev.whyslow.protocol.Label;
+import dev.whyslow.protocol.Site;
+import dev.whyslow.protocol.SiteCounts;
+import dev.whyslow.protocol.SiteKind;
+import dev.whyslow.storage.StoredRun;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * Evaluates one workload at a time: runs its good and bad inputs under the agent against the daemon
+ * (at rate 1 for the exact table and the emulation pool, at the sampling rate for the real sampled
+ * column), then ranks the root cause in every column and setting.
+ */
+public final class Evaluation {
+  static final Duration STORE_TIMEOUT = Duration.ofSeconds(60);
+
+  private final EvaluationSettings settings;
+  private final EvaluationDaemon daemon;
+  private final WorkloadLauncher launcher;
+  private final RootCauseRanker ranker;
+  private final PrintStream progress;
+
+  public Evaluation(
+      EvaluationSettings settings,
+      EvaluationDaemon daemon,
+      WorkloadLauncher launcher,
+      PrintStream progress) {
+    this.settings = settings;
+    this.daemon = daemon;
+    this.launcher = launcher;
+    this.ranker = new RootCauseRanker(settings.topN());
+    this.progress = progress;
+  }
+
+  public WorkloadResult evaluate(Workload workload) throws InterruptedException {
+    long started = System.nanoTime();
+    List<RootCause> causes = workload.rootCauses();
+    String exactService = "eval-" + workload.name() + "-rate1";
+    String sampledService = "eval-" + workload.name() + "-sampled";
+
+    say(
+        "%s: %d JVMs (%d per side at rate 1, %d per side at rate %s)",
+        workload.name(),
+        2 * (settings.poolPerSide() + settings.runsPerSide()),
+        settings.poolPerSide(),
+        settings.runsPerSide(),
+        WorkloadLauncher.rate(settings.rate()));
+    List<Collected> both =
+        collect(
+            workload,
+            List.of(
+                new Request(exactService, 1.0, settings.poolPerSide()),
+                new Request(sampledService, settings.rate(), settings.runsPerSide())));
+    List<StoredRun> pool = both.get(0).runs();
+    Map<Long, Site> sites = both.get(0).sites();
+    List<StoredRun> sampledRuns = both.get(1).runs();
+    requireMarkersMatchObservedSites(workload, causes, pool, sites);
+
+    Map<Column, Rank> exact = new EnumMap<>(Column.class);
+    Map<Column, DiagnosisReport> exactReports = new EnumMap<>(Column.class);
+    List<StoredRun> exactRuns = withSeedsUpTo(pool, settings.runsPerSide());
+    for (Column column : settings.columns()) {
+      RootCauseRanker.Ranked ranked = ranker.rank(exactService, column, exactRuns, sites, causes);
+      exact.put(column, ranked.rank());
+      exactReports.put(column, ranked.report());
+    }
+    say("%s: rate 1 ranks %s", workload.name(), cells(exact));
+
+    Map<Column, Rank> sampled = new EnumMap<>(Column.class);
+    Map<Column, DiagnosisReport> sampledReports = new EnumMap<>(Column.class);
+    Map<Long, Site> sampledSites = both.get(1).sites();
+    for (Column column : expressibleColumns(causes)) {
+      RootCauseRanker.Ranked ranked =
+          ranker.rank(sampledService, column, sampledRuns, sampledSites, causes);
+      sampled.put(column, ranked.rank());
+      sampledReports.put(column, ranked.report());
+    }
+    say(
+        "%s: rate %s with %d real runs per side ranks %s",
+        workload.name(),
+        WorkloadLauncher.rate(settings.rate()),
+        settings.runsPerSide(),
+        cells(sampled));
+
+    Map<Integer, Map<Column, List<Rank>>> emulated = emulate(workload, causes, pool, sites);
+    long good = medianMicros(both.get(1).outcomes(), false);
+    long bad = medianMicros(both.get(1).outcomes(), true);
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
+    say("%s: done in %d s", workload.name(), took.toSeconds());
+    return new WorkloadResult(
+        workload, causes, exact, exactReports, sampled, sampledReports, emulated, good, bad, took);
+  }
+
+  /**
+   * Runs to collect for one service.
+   *
+   * @param service the service name the runs are stored under
+   * @param rate the agent's sampling rate
+   * @param perSide good and bad inputs, seeds 1 to perSide each
+   */
+  public record Request(String service, double rate, int perSide) {}
+
+  /** The stored runs and site table of one service, and how long each input's work took. */
+  public record Collected(
+      List<StoredRun> runs, Map<Long, Site> sites, List<WorkloadLauncher.Outcome> outcomes) {}
+
+  /**
+   * Runs {@code workload}'s good and bad inputs for every request (all JVMs in one batch, so the
+   * launcher keeps both cores busy) and reads what the daemon stored for each.
+   */
+  public List<Collected> collect(Workload workload, List<Request> requests)
+      throws InterruptedException {
+    List<WorkloadLauncher.Launch> launches = new ArrayList<>();
+    for (Request request : requests) {
+      for (int seed = 1; seed <= request.perSide(); seed++) {
+        launches.add(
+            new WorkloadLauncher.Launch(workload, false, seed, request.rate(), request.service()));
+        launches.add(
+            new WorkloadLauncher.Launch(workload, true, seed, request.rate(), request.service()));
+      }
+    }
+    List<WorkloadLauncher.Outcome> outcomes = launcher.runAll(launches);
+    List<Collected> collected = new ArrayList<>();
+    for (Request request : requests) {
+      List<WorkloadLauncher.Outcome> own = new ArrayList<>();
+      for (WorkloadLauncher.Outcome outcome : outcomes) {
+        if (outcome.launch().service().equals(request.service())) {
+          own.add(outcome);
+        }
+      }
+      List<StoredRun> runs =
+          daemon.awaitRuns(request.service(), 2 * request.perSide(), STORE_TIMEOUT);
+      collected.add(new Collected(runs, daemon.sites(request.service()), own));
+    }
+    return collected;
+  }
+
+  private Map<Integer, Map<Column, List<Rank>>> emulate(
+      Workload workload, List<RootCause> causes, List<StoredRun> pool, Map<Long, Site> sites) {
+    Map<Long, SiteKind> kinds = new HashMap<>();
+    sites.forEach((key, site) -> kinds.put(key, site.kind()));
+    List<StoredRun> good = side(pool, Label.SUCCESS);
+    List<StoredRun> bad = side(pool, Label.FAILURE);
+    String service = "eval-" + workload.name() + "-emulated";
+    Map<Integer, Map<Column, List<Rank>>> emulated = new LinkedHashMap<>();
+    for (int count : settings.emulatedRunCounts()) {
+      Map<Column, List<Rank>> byColumn = new EnumMap<>(Column.class);
+      for (int trial = 1; trial <= settings.trials(); trial++) {
+        SplittableRandom random = new SplittableRandom(trialSeed(workload, count, trial));
+        List<StoredRun> runs = new ArrayList<>();
+        long[] nextId = {1};
+        draw(good, count, random).forEach(r -> runs.add(thin(r, kinds, random, nextId)));
+        draw(bad, count, random).forEach(r -> runs.add(thin(r, kinds, random, nextId)));
+        for (Column column : expressibleColumns(causes)) {
+          Rank rank = ranker.rank(service, column, runs, sites, causes).rank();
+          byColumn.computeIfAbsent(column, c -> new ArrayList<>()).add(rank);
+        }
+      }
+      emulated.put(count, byColumn);
+      say("%s: %d emulated runs per side ranks %s", workload.name(), count, summaries(byColumn));
+    }
+    return emulated;
+  }
+
+  private StoredRun thin(
+      StoredRun run, Map<Long, SiteKind> kinds, SplittableRandom random, long[] nextId) {
+    return SamplingEmulator.thin(run, settings.rate(), kinds, random, nextId[0]++);
+  }
+
+  /**
+   * {@code count} runs of one side: the first inputs by seed when there are enough (so the emulated
+   * column of the real runs' size uses the same inputs as they did), a random subset of the pool
+   * when it is larger, and draws with replacement when the pool is smaller.
+   */
+  private List<StoredRun> draw(List<StoredRun> side, int count, SplittableRandom random) {
+    if (count <= settings.runsPerSide()) {
+      return side.subList(0, count);
+    }
+    List<StoredRun> drawn = new ArrayList<>();
+    if (count <= side.size()) {
+      List<StoredRun> remaining = new ArrayList<>(side);
+      for (int i = 0; i < count; i++) {
+        drawn.add(remaining.remove(random.nextInt(remaining.size())));
+      }
+      return drawn;
+    }
+    for (int i = 0; i < count; i++) {
+      drawn.add(side.get(random.nextInt(side.size())));
+    }
+    return drawn;
+  }
+
+  static long trialSeed(Workload workload, int count, int trial) {
+    return (workload.name().hashCode() * 1_000_003L + count) * 1_000_003L + trial;
+  }
+
+  private List<Column> expressibleColumns(List<RootCause> causes) {
+    List<Column> columns = new ArrayList<>();
+    for (Column column : settings.columns()) {
+      if (RootCauseRanker.expressible(column, causes)) {
+        columns.add(column);
+      }
+    }
+    return columns;
+  }
+
+  /** One side's runs ordered by input seed. */
+  static List<StoredRun> side(List<StoredRun> runs, Label label) {
+    List<StoredRun> side = new ArrayList<>();
+    for (StoredRun run : runs) {
+      if (run.label() == label) {
+        side.add(run);
+      }
+    }
+    side.sort(Comparator.comparingLong(Evaluation::seedOf));
+    return side;
+  }
+
+  static List<StoredRun> withSeedsUpTo(List<StoredRun> runs, int maxSeed) {
+    List<StoredRun> kept = new ArrayList<>();
+    for (StoredRun run : runs) {
+      if (seedOf(run) <= maxSeed) {
+        kept.add(run);
+      }
+    }
+    return kept;
+  }
+
+  /** The input seed, from the instance name the launcher gave the run ({@code bad-7}). */
+  static long seedOf(StoredRun run) {
+    String instance = run.origin().instance();
+    return Long.parseLong(instance.substring(instance.indexOf('-') + 1));
+  }
+
+  /**
+   * Every marker must name a predicate the agent reported and the runs observed: a marker that
+   * matches nothing (a moved line, a wrong kind or outcome) would make every cell read ">top".
+   */
+  static void requireMarkersMatchObservedSites(
+      Workload workload, List<RootCause> causes, List<StoredRun> runs, Map<Long, Site> sites) {
+    Set<Long> observed = new HashSet<>();
+    for (StoredRun run : runs) {
+      for (SiteCounts counts : run.run().sites()) {
+        observed.add(counts.siteKey());
+      }
+    }
+    for (RootCause cause : causes) {
+      boolean found = false;
+      for (Site site : sites.values()) {
+        for (int p = 0; p < site.kind().predicateCount() && !found; p++) {
+          found = observed.contains(site.key()) && cause.matches(site, p);
+        }
+        if (found) {
+          break;
+        }
+      }
+      if (!found) {
+        throw new IllegalStateException(
+            workload.name()
+                + ": root cause marker "
+                + cause.describe()
+                + " matches no predicate of a site the agent observed; check the marker's line,"
+                + " kind and predicate name against the agent's site table (option dump=FILE)");
+      }
+    }
+  }
+
+  private static long medianMicros(List<WorkloadLauncher.Outcome> outcomes, boolean bad) {
+    List<Long> times = new ArrayList<>();
+    for (WorkloadLauncher.Outcome outcome : outcomes) {
+      if (outcome.launch().bad() == bad) {
+        times.add(outcome.elapsedMicros());
+      }
+    }
+    if (times.isEmpty()) {
+      return 0;
+    }
+    times.sort(null);
+    return times.get(times.size() / 2);
+  }
+
+  private static String cells(Map<Column, Rank> ranks) {
+    StringBuilder text = new StringBuilder();
+    ranks.forEach(
+        (column, rank) ->
+            text.append(column.heading()).append('=').append(rank.cell()).append(' '));
+    return text.toString().trim();
+  }
+
+  private static String summaries(Map<Column, List<Rank>> ranks) {
+    StringBuilder text = new StringBuilder();
+    ranks.forEach(
+        (column, trials) ->
+            text.append(column.heading()).append('=').append(Rank.summary(trials)).append(' '));
+    return text.toString().trim();
+  }
+
+  private void say(String format, Object... args) {
+    progress.println("[evaluate] " + String.format(java.util.Locale.ROOT, format, args));
+  }
+}
