@@ -1,17 +1,18 @@
 package dev.whyslow.agent.bootstrap;
 
 /**
- * The static methods instrumented code calls. An instrumented method calls {@link #state()} once at
- * entry and keeps the result in a local; each site then calls one tiny probe whose unsampled path
- * is a decrement and a compare on {@link ThreadState#countdown}. The predicate is evaluated only on
- * the sampled path ({@link Sampler}).
+ * The entry point of instrumented code and the agent's controls. An instrumented method calls
+ * {@link #state()} once at entry, keeps the result and a copy of {@link ThreadState#countdown} in
+ * locals, decrements that local inline at each site and calls {@link SampledProbes} only when it
+ * reaches zero (see {@code MethodRewriter} for when the local and the field are synchronised).
  *
- * <p>Branch probes run just before the conditional jump with copies of its operands and record
- * "taken" (predicate 0) or "not taken" (predicate 1). Return probes run just before the return with
- * a copy of the value. Scalar-pair probes run just before an int or long local is stored, with the
- * new value and the value it is compared with (the local's old value or another local). No lambdas,
- * string concatenation or non-JDK classes here: this class is on the bootstrap class path and is
- * called from every class loader, {@code java.*} included.
+ * <p>The void probes below are the same predicates with the countdown kept in the field, for code
+ * that has no local countdown (tests, hand-written callers): each decrements {@link
+ * ThreadState#countdown} and records when it reaches zero. Branch probes record "taken" (predicate
+ * 0) or "not taken" (predicate 1), return probes the sign of the value, scalar-pair probes the sign
+ * of the new value minus the compared one. No lambdas, string concatenation or non-JDK classes
+ * here: this class is on the bootstrap class path and is called from every class loader, {@code
+ * java.*} included.
  */
 public final class Probes {
   /** Bumped whenever the rate or the kill switch changes; threads resynchronise on mismatch. */
@@ -112,24 +113,17 @@ public final class Probes {
     s.agent = false;
     s.currentRun = new ChunkedRunCounts(8);
     try {
+      SampledProbes.ifeq(0, s, 0);
+      SampledProbes.ifIcmplt(0, 1, s, 0);
+      SampledProbes.ifAcmpne(s, s, s, 0);
+      SampledProbes.ifNull(s, s, 0);
+      SampledProbes.returnInt(-1, s, 0);
+      SampledProbes.returnDouble(Double.NaN, s, 0);
+      SampledProbes.returnReference(s, s, 0);
+      SampledProbes.scalarInt(1, 2, s, 0);
+      SampledProbes.scalarLong(2L, 1L, s, 0);
       s.countdown = 1;
       ifeq(0, s, 0);
-      s.countdown = 1;
-      ifIcmplt(0, 1, s, 0);
-      s.countdown = 1;
-      ifAcmpne(s, s, s, 0);
-      s.countdown = 1;
-      ifNull(s, s, 0);
-      s.countdown = 1;
-      returnInt(-1, s, 0);
-      s.countdown = 1;
-      returnDouble(Double.NaN, s, 0);
-      s.countdown = 1;
-      returnReference(s, s, 0);
-      s.countdown = 1;
-      scalarInt(1, 2, s, 0);
-      s.countdown = 1;
-      scalarLong(2L, 1L, s, 0);
       s.currentRun.get(0);
       AgentErrors.count();
     } finally {

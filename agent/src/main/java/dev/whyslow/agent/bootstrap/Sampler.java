@@ -48,10 +48,15 @@ final class Sampler {
     }
   }
 
-  /** Records predicate {@code predicate} true at the two-predicate site at {@code slot}. */
-  static void outcome(ThreadState s, int slot, int predicate) {
+  /**
+   * Records predicate {@code predicate} true at the two-predicate site at {@code slot}; returns the
+   * next countdown, also left in {@link ThreadState#countdown}.
+   */
+  static int outcome(ThreadState s, int slot, int predicate) {
     if (s.busy) {
-      return; // a probe inside our own sampled path; the outer call draws the next countdown
+      // A probe inside our own sampled path: the outer call draws the next countdown, and the
+      // inner method's local countdown must not bring it back here meanwhile.
+      return Integer.MAX_VALUE;
     }
     s.busy = true;
     try {
@@ -67,16 +72,18 @@ final class Sampler {
       next(s);
       s.busy = false;
     }
+    return s.countdown;
   }
 
   /**
    * Records the six sign predicates ({@code <0, <=0, >0, >=0, ==0, !=0}) of a numeric return with
    * the given sign (-1, 0, 1, or {@link #NAN}); a scalar pair passes the sign of {@code new -
-   * other}, so the same six read {@code new < other} and so on.
+   * other}, so the same six read {@code new < other} and so on. Returns the next countdown, as
+   * {@link #outcome}.
    */
-  static void sign(ThreadState s, int slot, int sign) {
+  static int sign(ThreadState s, int slot, int sign) {
     if (s.busy) {
-      return;
+      return Integer.MAX_VALUE;
     }
     s.busy = true;
     try {
@@ -107,6 +114,7 @@ final class Sampler {
       next(s);
       s.busy = false;
     }
+    return s.countdown;
   }
 
   /** The run to record into, or {@code null} when this evaluation must not be recorded. */

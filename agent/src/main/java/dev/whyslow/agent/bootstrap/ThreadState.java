@@ -2,11 +2,16 @@ package dev.whyslow.agent.bootstrap;
 
 /**
  * What one thread's probes need, fetched once per instrumented method invocation into a local. The
- * unsampled path touches only {@link #countdown}, a plain field: no allocation, lock or volatile
- * write. Everything here is confined to its thread and dies with it.
+ * unsampled path touches no field at all: a method copies {@link #countdown} into a local and
+ * writes it back only around calls, returns and throws. Everything here is confined to its thread
+ * and dies with it.
  */
 public final class ThreadState {
-  /** Evaluations left until the next recorded one; the probe's fast path decrements it. */
+  /**
+   * Evaluations left until the next recorded one. Between calls a running instrumented method
+   * decrements its own local copy; this field is the truth whenever a call, return or throw passes
+   * control to other code.
+   */
   public int countdown;
 
   /** {@link Probes#generation} this state last synchronised with (rate change, kill switch). */

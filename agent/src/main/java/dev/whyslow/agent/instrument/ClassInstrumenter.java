@@ -65,24 +65,32 @@ public final class ClassInstrumenter {
     String className = node.name.replace('/', '.');
     List<MethodNode> methods = new ArrayList<>();
     List<List<ProbePoint>> plans = new ArrayList<>();
+    List<ProbeFrames> frames = new ArrayList<>();
     List<Site> sites = new ArrayList<>();
     for (MethodNode method : node.methods) {
       if (!MethodPlanner.instrumentable(method) || leaveAlone.contains(method.name + method.desc)) {
         continue;
       }
       List<ProbePoint> points;
+      ProbeFrames methodFrames;
       try {
         if (!MethodRewriter.framesExpanded(method)) {
           throw new IllegalArgumentException("compressed stack map frames");
         }
         points = MethodPlanner.plan(className, node.sourceFile, method, probes);
+        methodFrames =
+            points.isEmpty() || !ProbeFrames.needed(node.version, method)
+                ? ProbeFrames.NONE
+                : ProbeFrames.of(node.name, method, points);
       } catch (RuntimeException e) {
         counters.methodsSkipped.incrementAndGet();
         continue;
       }
+      points.removeIf(point -> !methodFrames.known(point.insn())); // dead code
       if (!points.isEmpty()) {
         methods.add(method);
         plans.add(points);
+        frames.add(methodFrames);
         for (ProbePoint point : points) {
           sites.add(point.site());
         }
@@ -102,7 +110,7 @@ public final class ClassInstrumenter {
       int[] methodSlots = new int[points.size()];
       System.arraycopy(slots, next, methodSlots, 0, methodSlots.length);
       next += methodSlots.length;
-      MethodRewriter.rewrite(methods.get(m), points, methodSlots);
+      MethodRewriter.rewrite(methods.get(m), points, methodSlots, frames.get(m));
     }
     // No COMPUTE_* flags: max stack and locals are adjusted by hand and the expanded frames are
     // written back compressed, so ASM never needs to load classes to merge types.

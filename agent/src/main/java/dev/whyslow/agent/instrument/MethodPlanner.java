@@ -24,7 +24,12 @@ import org.objectweb.asm.tree.MethodNode;
  */
 final class MethodPlanner {
   static final String STATE = "dev/whyslow/agent/bootstrap/ThreadState";
-  private static final String S = "L" + STATE + ";I)V";
+
+  /**
+   * A sampled-path probe takes its operands, the state and the slot; returns the next countdown.
+   */
+  static final String S = "L" + STATE + ";I)I";
+
   private static final String[] BRANCH_PROBES = {
     "ifeq", "ifne", "iflt", "ifge", "ifgt", "ifle",
     "ifIcmpeq", "ifIcmpne", "ifIcmplt", "ifIcmpge", "ifIcmpgt", "ifIcmple",
@@ -42,7 +47,7 @@ final class MethodPlanner {
   static boolean instrumentable(MethodNode method) {
     return (method.access & (ACC_ABSTRACT | ACC_NATIVE | ACC_BRIDGE)) == 0
         && method.instructions.size() > 0
-        && method.maxLocals < 0xFFFF;
+        && method.maxLocals < 0xFFFE; // room for the state and countdown locals
   }
 
   /**

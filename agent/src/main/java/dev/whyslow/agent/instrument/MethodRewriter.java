@@ -4,23 +4,43 @@ import java.util.ArrayList;
 import java.util.List;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
- * Inserts the planned probes into one method. The thread state goes into a new local after all
- * existing ones, so no existing local moves; every (expanded) stack map frame gets that local
- * appended, and no instruction changes the control flow, so no frame needs recomputing.
+ * Inserts the planned probes into one method. Two new locals go after all existing ones, so no
+ * existing local moves: the thread state and the countdown, copied from the state's {@code
+ * countdown} at entry. Each probe decrements the local and, only when it reaches zero, copies the
+ * operands and calls the sampled path in {@code SampledProbes}, which returns the next countdown;
+ * so the unsampled path is a register decrement and a branch, with no memory traffic and nothing on
+ * the stack for C2 to keep alive. Every existing frame gets the two locals appended and each probe
+ * adds one frame where its sampled path rejoins ({@link ProbeFrames}).
+ *
+ * <p>The field stays the truth across calls: the local is written back before every call, return
+ * and {@code athrow}, and read again after every call and at every exception handler. Two small
+ * imprecisions follow, neither biased towards any predicate. An exception thrown by an instruction
+ * other than a call (a null dereference, a division by zero) reaches the handler with the
+ * decrements since the last write-back lost, so a few evaluations later are sampled instead. And a
+ * rate change or the kill switch reaches a running method at its next call or return, when it reads
+ * the field that {@code Probes.state()} of the callee resynchronised; until then it keeps its local
+ * countdown. Killing still stops recording at once: the sampled path checks the switch.
  */
 final class MethodRewriter {
   static final String PROBES = "dev/whyslow/agent/bootstrap/Probes";
+  static final String SAMPLED = "dev/whyslow/agent/bootstrap/SampledProbes";
+  private static final String COUNTDOWN = "countdown";
 
   private MethodRewriter() {}
 
@@ -36,42 +56,120 @@ final class MethodRewriter {
 
   /**
    * @param slots the counter slot of each point's site, in the same order as {@code points}
+   * @param frames the frame before each point, every one of them {@link ProbeFrames#known}
    */
-  static void rewrite(MethodNode method, List<ProbePoint> points, int[] slots) {
+  static void rewrite(MethodNode method, List<ProbePoint> points, int[] slots, ProbeFrames frames) {
+    InsnList insns = method.instructions;
     int state = method.maxLocals;
-    int extraStack = 0;
+    int countdown = state + 1;
+    List<AbstractInsnNode> calls = new ArrayList<>();
+    List<AbstractInsnNode> exits = new ArrayList<>();
+    for (AbstractInsnNode insn : insns) {
+      int op = insn.getOpcode();
+      if (insn instanceof MethodInsnNode || insn instanceof InvokeDynamicInsnNode) {
+        calls.add(insn);
+      } else if ((op >= Opcodes.IRETURN && op <= Opcodes.RETURN) || op == Opcodes.ATHROW) {
+        exits.add(insn);
+      } else if (insn instanceof FrameNode frame) {
+        frame.local = withLocals(frame.local, state);
+      }
+    }
+    // Handlers first, so a handler whose first instruction has a probe reloads before it.
+    for (TryCatchBlockNode tcb : method.tryCatchBlocks) {
+      insns.insertBefore(firstInstruction(tcb.handler), reload(state, countdown));
+    }
+    int extraStack = 2; // the write-back: state and countdown above whatever the call or exit had
     for (int i = 0; i < points.size(); i++) {
       ProbePoint point = points.get(i);
-      InsnList probe = new InsnList();
-      operands(point, probe);
-      // stack: ..., v, p   (v: the instruction's own operands, none for iinc; p: the probe's)
-      probe.add(new VarInsnNode(Opcodes.ALOAD, state));
-      // stack: ..., v, p, state
-      probe.add(pushInt(slots[i]));
-      // stack: ..., v, p, state, slot
-      probe.add(
-          new MethodInsnNode(
-              Opcodes.INVOKESTATIC, PROBES, point.probe(), point.descriptor(), false));
-      // stack: ..., v   (the jump, return, store or iinc that follows finds it as before)
-      method.instructions.insertBefore(point.insn(), probe);
+      insns.insertBefore(
+          point.insn(), probe(point, slots[i], frames.before(point.insn()), state, countdown));
       extraStack = Math.max(extraStack, point.extraStack());
     }
-    for (AbstractInsnNode insn : method.instructions) {
-      if (insn instanceof FrameNode frame) {
-        frame.local = withState(frame.local, state);
-      }
+    for (AbstractInsnNode call : calls) {
+      insns.insertBefore(call, writeBack(state, countdown));
+      insns.insert(call, reload(state, countdown));
+    }
+    for (AbstractInsnNode exit : exits) {
+      insns.insertBefore(exit, writeBack(state, countdown)); // after a return's probe
     }
     InsnList prologue = new InsnList();
     // stack: (empty, method entry)
     prologue.add(
         new MethodInsnNode(
             Opcodes.INVOKESTATIC, PROBES, "state", "()L" + MethodPlanner.STATE + ";", false));
-    // stack: state
+    prologue.add(new InsnNode(Opcodes.DUP));
     prologue.add(new VarInsnNode(Opcodes.ASTORE, state));
+    // stack: state
+    prologue.add(new FieldInsnNode(Opcodes.GETFIELD, MethodPlanner.STATE, COUNTDOWN, "I"));
+    prologue.add(new VarInsnNode(Opcodes.ISTORE, countdown));
     // stack: (empty)
-    method.instructions.insert(prologue);
-    method.maxLocals = state + 1;
+    insns.insert(prologue);
+    method.maxLocals = countdown + 1;
     method.maxStack += extraStack;
+  }
+
+  /**
+   * The probe for one point: {@code iinc cd -1; iload cd; ifgt skip}, then the sampled path, then
+   * at {@code skip} the frame from before the probe with the two new locals.
+   */
+  private static InsnList probe(
+      ProbePoint point, int slot, ProbeFrames.Frame before, int state, int countdown) {
+    InsnList probe = new InsnList();
+    LabelNode skip = new LabelNode();
+    // stack: ..., v   (v: the instruction's own operands, none for iinc)
+    probe.add(new IincInsnNode(countdown, -1));
+    probe.add(new VarInsnNode(Opcodes.ILOAD, countdown));
+    probe.add(new JumpInsnNode(Opcodes.IFGT, skip));
+    // stack: ..., v   (the sampled path, once in 1/rate evaluations)
+    operands(point, probe);
+    // stack: ..., v, p   (p: the probe's copies)
+    probe.add(new VarInsnNode(Opcodes.ALOAD, state));
+    probe.add(pushInt(slot));
+    // stack: ..., v, p, state, slot
+    probe.add(
+        new MethodInsnNode(
+            Opcodes.INVOKESTATIC, SAMPLED, point.probe(), point.descriptor(), false));
+    // stack: ..., v, next countdown
+    probe.add(new VarInsnNode(Opcodes.ISTORE, countdown));
+    // stack: ..., v   (the jump, return, store or iinc that follows finds it as before)
+    probe.add(skip);
+    if (before != null) {
+      List<Object> locals = withLocals(before.locals(), state);
+      List<Object> stack = before.stack();
+      probe.add(
+          new FrameNode(
+              Opcodes.F_NEW, locals.size(), locals.toArray(), stack.size(), stack.toArray()));
+    }
+    return probe;
+  }
+
+  /** {@code state.countdown = cd}: the field is the truth while other code runs. */
+  private static InsnList writeBack(int state, int countdown) {
+    InsnList list = new InsnList();
+    list.add(new VarInsnNode(Opcodes.ALOAD, state));
+    list.add(new VarInsnNode(Opcodes.ILOAD, countdown));
+    list.add(new FieldInsnNode(Opcodes.PUTFIELD, MethodPlanner.STATE, COUNTDOWN, "I"));
+    return list;
+  }
+
+  /**
+   * {@code cd = state.countdown}: after a call, or at a handler, other code may have changed it.
+   */
+  private static InsnList reload(int state, int countdown) {
+    InsnList list = new InsnList();
+    list.add(new VarInsnNode(Opcodes.ALOAD, state));
+    list.add(new FieldInsnNode(Opcodes.GETFIELD, MethodPlanner.STATE, COUNTDOWN, "I"));
+    list.add(new VarInsnNode(Opcodes.ISTORE, countdown));
+    return list;
+  }
+
+  /** The first real instruction at or after {@code label}, past labels, line numbers and frames. */
+  private static AbstractInsnNode firstInstruction(LabelNode label) {
+    AbstractInsnNode insn = label;
+    while (insn.getOpcode() < 0) {
+      insn = insn.getNext();
+    }
+    return insn;
   }
 
   /** Pushes the values the probe compares, leaving the instruction's own operands in place. */
@@ -94,9 +192,9 @@ final class MethodRewriter {
     }
   }
 
-  /** The frame's locals padded with TOP up to slot {@code state}, then the thread state type. */
-  private static List<Object> withState(List<Object> locals, int state) {
-    List<Object> out = new ArrayList<>(state + 1);
+  /** The frame's locals padded with TOP up to slot {@code state}, then the state and countdown. */
+  private static List<Object> withLocals(List<Object> locals, int state) {
+    List<Object> out = new ArrayList<>(state + 2);
     int slots = 0;
     if (locals != null) {
       for (Object local : locals) {
@@ -110,6 +208,7 @@ final class MethodRewriter {
       slots++;
     }
     out.add(MethodPlanner.STATE);
+    out.add(Opcodes.INTEGER);
     return out;
   }
 

@@ -29,7 +29,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  * LocalVariableTable declares {@code boolean} are left out: their order means nothing.
  */
 final class ScalarPairPlanner {
-  private static final String S = "L" + MethodPlanner.STATE + ";I)V";
+  private static final String S = MethodPlanner.S;
   private static final String INT_PROBE = "(II" + S;
   private static final String LONG_PROBE = "(JJ" + S;
 

@@ -159,27 +159,4 @@ class ClassInstrumenterTest {
       return in.readAllBytes();
     }
   }
-
-  /** Defines one class from the given bytes; everything else comes from the parent. */
-  private static final class BytesLoader extends ClassLoader {
-    private final String name;
-    private final byte[] bytes;
-
-    BytesLoader(Class<?> c, byte[] bytes) {
-      super(ClassInstrumenterTest.class.getClassLoader());
-      this.name = c.getName();
-      this.bytes = bytes;
-    }
-
-    @Override
-    protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
-      synchronized (getClassLoadingLock(className)) {
-        if (!className.equals(name)) {
-          return super.loadClass(className, resolve);
-        }
-        Class<?> c = findLoadedClass(className);
-        return c != null ? c : defineClass(className, bytes, 0, bytes.length);
-      }
-    }
-  }
 }
