@@ -1,6 +1,5 @@
 package dev.whyslow.examples.eval;
 
-import dev.whyslow.daemon.diagnosis.DiagnosisReport;
 import dev.whyslow.protocol.Label;
 import dev.whyslow.protocol.Site;
 import dev.whyslow.protocol.SiteCounts;
@@ -69,24 +68,17 @@ public final class Evaluation {
     List<StoredRun> sampledRuns = both.get(1).runs();
     requireMarkersMatchObservedSites(workload, causes, pool, sites);
 
-    Map<Column, Rank> exact = new EnumMap<>(Column.class);
-    Map<Column, DiagnosisReport> exactReports = new EnumMap<>(Column.class);
+    Map<Column, RootCauseRanker.Ranked> exact = new EnumMap<>(Column.class);
     List<StoredRun> exactRuns = withSeedsUpTo(pool, settings.runsPerSide());
     for (Column column : settings.columns()) {
-      RootCauseRanker.Ranked ranked = ranker.rank(exactService, column, exactRuns, sites, causes);
-      exact.put(column, ranked.rank());
-      exactReports.put(column, ranked.report());
+      exact.put(column, ranker.rank(exactService, column, exactRuns, sites, causes));
     }
     say("%s: rate 1 ranks %s", workload.name(), cells(exact));
 
-    Map<Column, Rank> sampled = new EnumMap<>(Column.class);
-    Map<Column, DiagnosisReport> sampledReports = new EnumMap<>(Column.class);
+    Map<Column, RootCauseRanker.Ranked> sampled = new EnumMap<>(Column.class);
     Map<Long, Site> sampledSites = both.get(1).sites();
     for (Column column : expressibleColumns(causes)) {
-      RootCauseRanker.Ranked ranked =
-          ranker.rank(sampledService, column, sampledRuns, sampledSites, causes);
-      sampled.put(column, ranked.rank());
-      sampledReports.put(column, ranked.report());
+      sampled.put(column, ranker.rank(sampledService, column, sampledRuns, sampledSites, causes));
     }
     say(
         "%s: rate %s with %d real runs per side ranks %s",
@@ -100,8 +92,7 @@ public final class Evaluation {
     long bad = medianMicros(both.get(1).outcomes(), true);
     Duration took = Duration.ofNanos(System.nanoTime() - started);
     say("%s: done in %d s", workload.name(), took.toSeconds());
-    return new WorkloadResult(
-        workload, causes, exact, exactReports, sampled, sampledReports, emulated, good, bad, took);
+    return new WorkloadResult(workload, causes, exact, sampled, emulated, good, bad, took);
   }
 
   /**
@@ -141,11 +132,33 @@ public final class Evaluation {
           own.add(outcome);
         }
       }
-      List<StoredRun> runs =
-          daemon.awaitRuns(request.service(), 2 * request.perSide(), STORE_TIMEOUT);
+      List<StoredRun> runs;
+      try {
+        runs = daemon.awaitRuns(request.service(), 2 * request.perSide(), STORE_TIMEOUT);
+      } catch (IllegalStateException e) {
+        throw new IllegalStateException(e.getMessage() + missing(request, own), e);
+      }
       collected.add(new Collected(runs, daemon.sites(request.service()), own));
     }
     return collected;
+  }
+
+  /** Which inputs' runs did not arrive, with what their agents said. */
+  private String missing(Request request, List<WorkloadLauncher.Outcome> outcomes) {
+    Set<String> stored = new HashSet<>();
+    for (StoredRun run : daemon.runs(request.service())) {
+      stored.add(run.origin().instance());
+    }
+    StringBuilder text = new StringBuilder();
+    for (WorkloadLauncher.Outcome outcome : outcomes) {
+      if (!stored.contains(outcome.launch().instance())) {
+        text.append("\nmissing ")
+            .append(outcome.launch().instance())
+            .append(", its stderr:\n")
+            .append(outcome.stderr());
+      }
+    }
+    return text.toString();
   }
 
   private Map<Integer, Map<Column, List<Rank>>> emulate(
@@ -292,11 +305,11 @@ public final class Evaluation {
     return times.get(times.size() / 2);
   }
 
-  private static String cells(Map<Column, Rank> ranks) {
+  private static String cells(Map<Column, RootCauseRanker.Ranked> ranks) {
     StringBuilder text = new StringBuilder();
     ranks.forEach(
-        (column, rank) ->
-            text.append(column.heading()).append('=').append(rank.cell()).append(' '));
+        (column, ranked) ->
+            text.append(column.heading()).append('=').append(ranked.rank().cell()).append(' '));
     return text.toString().trim();
   }
 

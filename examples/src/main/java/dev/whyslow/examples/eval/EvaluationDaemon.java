@@ -81,6 +81,11 @@ public final class EvaluationDaemon implements AutoCloseable {
     }
   }
 
+  /** The runs of {@code service} stored so far. */
+  public List<StoredRun> runs(String service) {
+    return daemon.store().runs(RunQuery.forService(service));
+  }
+
   /** The site table of {@code service} by site key. */
   public Map<Long, Site> sites(String service) {
     Map<Long, Site> sites = new HashMap<>();

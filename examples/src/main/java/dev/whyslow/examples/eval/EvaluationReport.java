@@ -122,12 +122,15 @@ public final class EvaluationReport {
     md.append(
         "- **Columns**: *CBI branch* is CBI over branch and loop-branch predicates, *CBI return*"
             + " over all return predicates, *ΔLDA loop-branch* ΔLDA over loop-branch predicates"
-            + " (Song and Lu's Branch<sub>loop</sub>).");
-    if (!settings.scalarPairs()) {
+            + " (Song and Lu's Branch<sub>loop</sub>)");
+    if (settings.scalarPairs()) {
       md.append(
-          " There is no scalar-pair column: the agent's scalar-pair probes had not landed when"
-              + " this table was generated (regenerate with `--probes"
-              + " branch,return,scalar-pair` once they have).");
+          ", *CBI scalar-pair* over scalar-pair predicates (every int/long store against the"
+              + " local's old value and up to 4 nearby int/long locals).");
+    } else {
+      md.append(
+          ". There is no scalar-pair column: this table was generated without the agent's"
+              + " scalar-pair probes (`--probes branch,return,scalar-pair` adds them).");
     }
     md.append("\n");
     md.append(
@@ -162,7 +165,7 @@ public final class EvaluationReport {
       cells.add(w.bugKind());
       cells.add(rootCauses(result));
       for (Column column : settings.columns()) {
-        String cell = result.exact().getOrDefault(column, Rank.notExpressible()).cell();
+        String cell = result.exactRank(column).cell();
         cells.add(column == w.suitable() ? "**" + cell + "**" : cell);
       }
       cells.add(w.fixStrategy());
@@ -198,7 +201,7 @@ public final class EvaluationReport {
         cells.add(Integer.toString(w.number()));
         cells.add(w.name());
         cells.add(suitable ? "**" + column.heading() + "**" : column.heading());
-        cells.add(result.sampled().getOrDefault(column, Rank.notInTop()).cell());
+        cells.add(result.sampledRank(column).cell());
         for (int count : settings.emulatedRunCounts()) {
           Map<Column, List<Rank>> byColumn = result.emulated().get(count);
           cells.add(byColumn == null ? "" : Rank.summary(byColumn.getOrDefault(column, List.of())));
@@ -264,14 +267,15 @@ public final class EvaluationReport {
       md.append("### ").append(w.number()).append(". ").append(w.name()).append("\n\n");
       md.append("Root cause: ").append(rootCauses(result)).append(".\n\n");
       for (Column column : settings.columns()) {
-        DiagnosisReport report = result.exactReports().get(column);
-        if (report == null) {
+        RootCauseRanker.Ranked ranked = result.exact().get(column);
+        if (ranked == null) {
           continue;
         }
+        DiagnosisReport report = ranked.report();
         md.append("- ")
             .append(column.heading())
             .append(" (rank ")
-            .append(result.exact().get(column).cell())
+            .append(ranked.rank().cell())
             .append("): ");
         if (!report.insufficient().isEmpty()) {
           md.append("no predictor: ").append(String.join("; ", report.insufficient()));
@@ -281,7 +285,7 @@ public final class EvaluationReport {
             if (top.size() == DETAIL_TOP) {
               break;
             }
-            String mark = isRootCause(result, p) ? " ← root cause" : "";
+            String mark = ranked.rootCauseRanks().contains(p.rank()) ? " ← root cause" : "";
             top.add(p.rank() + ". `" + p.description() + "`" + mark);
           }
           md.append(top.isEmpty() ? "no predictor ranked" : String.join("; ", top));
@@ -290,15 +294,6 @@ public final class EvaluationReport {
       }
       md.append("\n");
     }
-  }
-
-  private static boolean isRootCause(WorkloadResult result, ReportedPredictor predictor) {
-    for (RootCause cause : result.rootCauses()) {
-      if (cause.matches(predictor)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static String rootCauses(WorkloadResult result) {

@@ -46,9 +46,13 @@ public record EvaluationSettings(
     }
   }
 
-  /** 10 runs per side, a pool of 20, rate 1/10000, 10/100/1000 emulated runs, 5 trials, top 10. */
+  /**
+   * 10 runs per side, a pool of 20, rate 1/10000, 10/100/1000 emulated runs, 5 trials, top 10,
+   * every probe family (branches, returns and scalar pairs, as Song and Lu collected them).
+   */
   public static EvaluationSettings defaults() {
-    return new EvaluationSettings(10, 20, 1e-4, List.of(10, 100, 1000), 5, 10, "branch,return", 2);
+    return new EvaluationSettings(
+        10, 20, 1e-4, List.of(10, 100, 1000), 5, 10, "branch,return,scalar-pair", 2);
   }
 
   /** Whether the agent records scalar pairs, so the scalar-pair column can be filled. */

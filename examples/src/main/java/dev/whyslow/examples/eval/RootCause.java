@@ -1,10 +1,8 @@
 package dev.whyslow.examples.eval;
 
-import dev.whyslow.daemon.diagnosis.ReportedPredictor;
 import dev.whyslow.protocol.Site;
 import dev.whyslow.protocol.SiteKind;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
@@ -12,11 +10,13 @@ import java.util.Set;
  * One predicate that expresses a workload's root cause, as its source marks it: a site kind and the
  * predicate's name as the agent words it ({@code taken}, {@code not taken}, {@code null}, {@code >
  * 0}, ...), at a line of the workload's source file or, for library code whose line numbers differ
- * between JDK builds, anywhere in a named method.
+ * between JDK builds, anywhere in a named method. A scalar pair also names its pair as the agent's
+ * site detail does, e.g. {@code new timestamp vs watermark}.
  *
  * @param kind {@code branch}, {@code loop-branch}, {@code return} (any return kind) or {@code
  *     scalar-pair}
  * @param predicate the predicate's name, e.g. {@code not taken}
+ * @param detail the site detail the site must have, or {@code ""} for any
  * @param className the class, or for a source marker the top-level class whose nested classes also
  *     match
  * @param methodName the method for a library marker, {@code ""} for a source marker
@@ -26,6 +26,7 @@ import java.util.Set;
 public record RootCause(
     String kind,
     String predicate,
+    String detail,
     String className,
     String methodName,
     String sourceFile,
@@ -37,6 +38,7 @@ public record RootCause(
   public RootCause {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(predicate, "predicate");
+    Objects.requireNonNull(detail, "detail");
     Objects.requireNonNull(className, "className");
     Objects.requireNonNull(methodName, "methodName");
     Objects.requireNonNull(sourceFile, "sourceFile");
@@ -73,55 +75,23 @@ public record RootCause(
 
   /** Whether predicate {@code index} of {@code site} is this root cause. */
   public boolean matches(Site site, int index) {
-    return siteKinds().contains(site.kind())
-        && site.kind().predicateName(index).trim().equals(predicate)
-        && at(site.className(), site.methodName(), site.sourceFile(), site.line());
-  }
-
-  /** Whether a diagnosis report's predictor is this root cause. */
-  public boolean matches(ReportedPredictor predictor) {
-    return matches(
-        predictor.kind(),
-        predictor.predicate(),
-        predictor.className(),
-        predictor.methodName(),
-        predictor.sourceFile(),
-        predictor.line());
-  }
-
-  /**
-   * Whether a predictor described as a report words it is this root cause.
-   *
-   * @param siteKind the kind spelled like {@code loop-branch} or {@code return-reference}
-   */
-  boolean matches(
-      String siteKind,
-      String predicateName,
-      String siteClass,
-      String siteMethod,
-      String siteFile,
-      int siteLine) {
-    String constant = siteKind.toUpperCase(Locale.ROOT).replace('-', '_');
-    for (SiteKind k : siteKinds()) {
-      if (k.name().equals(constant)) {
-        return predicateName.equals(predicate) && at(siteClass, siteMethod, siteFile, siteLine);
-      }
+    if (!siteKinds().contains(site.kind())
+        || !site.kind().predicateName(index).trim().equals(predicate)
+        || !(detail.isEmpty() || site.detail().equals(detail))) {
+      return false;
     }
-    return false;
-  }
-
-  private boolean at(String siteClass, String siteMethod, String siteFile, int siteLine) {
     if (line < 0) {
-      return siteClass.equals(className) && siteMethod.equals(methodName);
+      return site.className().equals(className) && site.methodName().equals(methodName);
     }
-    return siteLine == line
-        && siteFile.equals(sourceFile)
-        && (siteClass.equals(className) || siteClass.startsWith(className + "$"));
+    return site.line() == line
+        && site.sourceFile().equals(sourceFile)
+        && (site.className().equals(className) || site.className().startsWith(className + "$"));
   }
 
   /** {@code LineStartScan.java:35 loop-branch "not taken"} or the library method. */
   public String describe() {
     String where = line < 0 ? className + "." + methodName : sourceFile + ":" + line;
-    return where + " " + kind + " \"" + predicate + "\"";
+    String pair = detail.isEmpty() ? "" : " (" + detail + ")";
+    return where + " " + kind + " \"" + predicate + "\"" + pair;
   }
 }

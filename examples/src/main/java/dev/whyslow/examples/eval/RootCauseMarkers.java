@@ -14,8 +14,10 @@ import java.util.regex.Pattern;
 /**
  * Reads a workload's root causes: the {@code // ROOT CAUSE: <kind> <predicate>} line comments of
  * its source (packaged next to its classes) and, for a cause inside library code, its {@code
- * ROOT_CAUSE_IN_LIBRARY} constant, {@code "<class>#<method> <kind> <predicate>"}. Anything after
- * the predicate in parentheses is a remark for people.
+ * ROOT_CAUSE_IN_LIBRARY} constant, {@code "<class>#<method> <kind> <predicate>"}. A scalar pair's
+ * predicate is one operator followed by the pair as the agent's site detail words it, e.g. {@code
+ * scalar-pair < new timestamp vs watermark}. Anything in parentheses at the end is a remark for
+ * people.
  */
 public final class RootCauseMarkers {
   static final String MARKER = "// ROOT CAUSE:";
@@ -55,10 +57,9 @@ public final class RootCauseMarkers {
       }
       String spec = lines[i].substring(at + MARKER.length());
       String where = file + ":" + (i + 1);
-      String[] kindAndPredicate = parse(spec, where);
+      String[] parsed = parse(spec, where);
       causes.add(
-          new RootCause(
-              kindAndPredicate[0], kindAndPredicate[1], workload.getName(), "", file, i + 1));
+          new RootCause(parsed[0], parsed[1], parsed[2], workload.getName(), "", file, i + 1));
     }
     return causes;
   }
@@ -90,11 +91,12 @@ public final class RootCauseMarkers {
               + value
               + "'");
     }
-    String[] kindAndPredicate = parse(value.substring(space), where);
+    String[] parsed = parse(value.substring(space), where);
     return Optional.of(
         new RootCause(
-            kindAndPredicate[0],
-            kindAndPredicate[1],
+            parsed[0],
+            parsed[1],
+            parsed[2],
             value.substring(0, hash),
             value.substring(hash + 1, space),
             "",
@@ -112,7 +114,17 @@ public final class RootCauseMarkers {
               + spec.trim()
               + "'");
     }
-    return new String[] {m.group(1), m.group(2)};
+    String predicate = m.group(2);
+    String detail = "";
+    if (m.group(1).equals("scalar-pair")) {
+      // One operator, then the pair: "< new timestamp vs watermark".
+      int space = predicate.indexOf(' ');
+      if (space > 0) {
+        detail = predicate.substring(space + 1).trim();
+        predicate = predicate.substring(0, space);
+      }
+    }
+    return new String[] {m.group(1), predicate, detail};
   }
 
   private static String source(Class<?> workload) {

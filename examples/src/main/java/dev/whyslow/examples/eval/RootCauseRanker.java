@@ -6,17 +6,26 @@ import dev.whyslow.daemon.diagnosis.DiagnosisRequest;
 import dev.whyslow.daemon.diagnosis.DiagnosisService;
 import dev.whyslow.daemon.diagnosis.ReportedPredictor;
 import dev.whyslow.protocol.Site;
+import dev.whyslow.protocol.SiteKeys;
 import dev.whyslow.storage.StoredRun;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Asks whyslowd's diagnosis, with its default settings, for one column's ranking and finds the root
  * cause in it: the best-ranked predictor that any of the workload's markers names.
  */
 public final class RootCauseRanker {
-  /** A diagnosis and where the root cause is in it. */
-  public record Ranked(Rank rank, DiagnosisReport report) {}
+  /**
+   * A diagnosis and where the root cause is in it.
+   *
+   * @param rank the best rank of a root-cause predicate
+   * @param report the diagnosis
+   * @param rootCauseRanks the ranks of every predictor in the report that is a root cause
+   */
+  public record Ranked(Rank rank, DiagnosisReport report, Set<Integer> rootCauseRanks) {}
 
   private final DiagnosisService diagnosis = DiagnosisService.withDefaultModels();
   private final int topN;
@@ -64,16 +73,35 @@ public final class RootCauseRanker {
                 .withOptions(DiagnosisOptions.defaults()),
             runs,
             sites);
-    if (!expressible(column, causes)) {
-      return new Ranked(Rank.notExpressible(), report);
-    }
+    Set<Integer> rootCauseRanks = new TreeSet<>();
     for (ReportedPredictor predictor : report.predictors()) {
-      for (RootCause cause : causes) {
-        if (cause.matches(predictor)) {
-          return new Ranked(Rank.at(predictor.rank()), report);
-        }
+      if (isRootCause(predictor, sites, causes)) {
+        rootCauseRanks.add(predictor.rank());
       }
     }
-    return new Ranked(Rank.notInTop(), report);
+    Rank rank;
+    if (!expressible(column, causes)) {
+      rank = Rank.notExpressible();
+    } else if (rootCauseRanks.isEmpty()) {
+      rank = Rank.notInTop();
+    } else {
+      rank = Rank.at(rootCauseRanks.iterator().next());
+    }
+    return new Ranked(rank, report, rootCauseRanks);
+  }
+
+  /** Whether a report's predictor is one of {@code causes}, by its site in the site table. */
+  static boolean isRootCause(
+      ReportedPredictor predictor, Map<Long, Site> sites, List<RootCause> causes) {
+    Site site = sites.get(SiteKeys.parse(predictor.siteKey()));
+    if (site == null) {
+      return false;
+    }
+    for (RootCause cause : causes) {
+      if (cause.matches(site, predictor.predicateIndex())) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -1,10 +1,12 @@
 package dev.whyslow.examples.eval;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -41,8 +43,17 @@ public final class WorkloadLauncher implements AutoCloseable {
     }
   }
 
-  /** A finished workload JVM and the time its work took (input generation excluded). */
-  public record Outcome(Launch launch, long elapsedMicros) {}
+  /**
+   * A finished workload JVM: the time its work took (input generation excluded) and what the agent
+   * said on stderr (e.g. that it could not deliver its run).
+   */
+  public record Outcome(Launch launch, long elapsedMicros, String stderr) {}
+
+  /**
+   * How long a workload JVM's exit may wait for its run to reach the daemon. Far above the agent's
+   * default: on a loaded two-core machine a run lost at exit would leave a hole in the evaluation.
+   */
+  static final long FLUSH_TIMEOUT_MILLIS = 30_000;
 
   private final Path java;
   private final Path agentJar;
@@ -62,7 +73,7 @@ public final class WorkloadLauncher implements AutoCloseable {
   public WorkloadLauncher(
       Path javaHome, Path agentJar, String classPath, int daemonPort, String probes, int jobs) {
     this.java = javaHome.resolve("bin").resolve("java");
-    this.agentJar = agentJar;
+    this.agentJar = snapshot(agentJar);
     this.classPath = classPath;
     this.daemonPort = daemonPort;
     this.probes = probes;
@@ -126,8 +137,23 @@ public final class WorkloadLauncher implements AutoCloseable {
         + rate(launch.rate())
         + ",label="
         + (launch.bad() ? "failure" : "success")
+        + ",shutdown.flush.timeout.ms="
+        + FLUSH_TIMEOUT_MILLIS
         + ",daemon=127.0.0.1:"
         + daemonPort;
+  }
+
+  /**
+   * A private copy of the agent jar, deleted on {@link #close()}: a rebuild of the agent during the
+   * evaluation must not change (or break) the JVMs still to come.
+   */
+  private static Path snapshot(Path agentJar) {
+    try {
+      Path copy = Files.createTempFile("whyslow-eval-agent", ".jar");
+      return Files.copy(agentJar, copy, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot copy the agent jar " + agentJar, e);
+    }
   }
 
   /** {@code 1} or {@code 0.0001}: plain decimal, as the agent's configuration reads it. */
@@ -168,7 +194,8 @@ public final class WorkloadLauncher implements AutoCloseable {
         throw new IllegalStateException(
             "workload printed no elapsed_us=...: " + String.join(" ", command) + "\n" + stdout);
       }
-      return new Outcome(launch, Long.parseLong(elapsed.group(1)));
+      return new Outcome(
+          launch, Long.parseLong(elapsed.group(1)), Files.readString(err, StandardCharsets.UTF_8));
     } finally {
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
@@ -178,5 +205,10 @@ public final class WorkloadLauncher implements AutoCloseable {
   @Override
   public void close() {
     pool.shutdownNow();
+    try {
+      Files.deleteIfExists(agentJar);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete the agent jar copy " + agentJar, e);
+    }
   }
 }

@@ -1,6 +1,5 @@
 package dev.whyslow.examples.eval;
 
-import dev.whyslow.daemon.diagnosis.DiagnosisReport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,10 +11,8 @@ import java.util.Map;
  *
  * @param workload the workload
  * @param rootCauses its marked root causes
- * @param exact rank per column, rate 1, {@code runsPerSide} real runs per side
- * @param exactReports the diagnosis behind each of those ranks
- * @param sampled rank per expressible column, real runs at the sampling rate
- * @param sampledReports the diagnosis behind each of those ranks
+ * @param exact rank and diagnosis per column, rate 1, {@code runsPerSide} real runs per side
+ * @param sampled rank and diagnosis per expressible column, real runs at the sampling rate
  * @param emulated per emulated run count, per expressible column, the rank in each trial
  * @param medianGoodMicros median time of the good inputs' work in the sampled runs
  * @param medianBadMicros median time of the bad inputs' work in the sampled runs
@@ -24,22 +21,32 @@ import java.util.Map;
 public record WorkloadResult(
     Workload workload,
     List<RootCause> rootCauses,
-    Map<Column, Rank> exact,
-    Map<Column, DiagnosisReport> exactReports,
-    Map<Column, Rank> sampled,
-    Map<Column, DiagnosisReport> sampledReports,
+    Map<Column, RootCauseRanker.Ranked> exact,
+    Map<Column, RootCauseRanker.Ranked> sampled,
     Map<Integer, Map<Column, List<Rank>>> emulated,
     long medianGoodMicros,
     long medianBadMicros,
     Duration took) {
 
+  /** The rank without sampling in {@code column}; {@code -} when it was not evaluated. */
+  public Rank exactRank(Column column) {
+    RootCauseRanker.Ranked ranked = exact.get(column);
+    return ranked == null ? Rank.notExpressible() : ranked.rank();
+  }
+
+  /** The rank with the real sampled runs in {@code column}; {@code -} when not evaluated. */
+  public Rank sampledRank(Column column) {
+    RootCauseRanker.Ranked ranked = sampled.get(column);
+    return ranked == null ? Rank.notExpressible() : ranked.rank();
+  }
+
   /** Whether the suitable column ranks the root cause first without sampling. */
   public boolean suitableFirstWithoutSampling() {
-    return exact.getOrDefault(workload.suitable(), Rank.notInTop()).isFirst();
+    return exactRank(workload.suitable()).isFirst();
   }
 
   /** Whether the suitable column ranks the root cause first with the real sampled runs. */
   public boolean suitableFirstWithRealSampling() {
-    return sampled.getOrDefault(workload.suitable(), Rank.notInTop()).isFirst();
+    return sampledRank(workload.suitable()).isFirst();
   }
 }

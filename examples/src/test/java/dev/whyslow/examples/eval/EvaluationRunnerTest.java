@@ -70,11 +70,12 @@ class EvaluationRunnerTest {
   @Test
   void theScalarPairColumnAppearsOnlyWhenTheAgentRecordsScalarPairs() {
     EvaluationSettings settings = EvaluationSettings.defaults();
+    assertThat(settings.probes()).isEqualTo("branch,return,scalar-pair");
     assertThat(settings.columns())
-        .containsExactly(Column.CBI_BRANCH, Column.CBI_RETURN, Column.DELTA_LDA_LOOP);
-    assertThat(settings.withProbes("branch,return,scalar-pair").columns())
         .containsExactly(
             Column.CBI_BRANCH, Column.CBI_RETURN, Column.CBI_SCALAR_PAIR, Column.DELTA_LDA_LOOP);
+    assertThat(settings.withProbes("branch,return").columns())
+        .containsExactly(Column.CBI_BRANCH, Column.CBI_RETURN, Column.DELTA_LDA_LOOP);
   }
 
   @Test

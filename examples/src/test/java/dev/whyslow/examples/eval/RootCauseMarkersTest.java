@@ -17,15 +17,17 @@ class RootCauseMarkersTest {
             + "    if (a == 0) { // ROOT CAUSE: branch not taken (unknown count)\n"
             + "    }\n"
             + "    return x; // ROOT CAUSE: return > 0\n"
+            + "    long t = next(); // ROOT CAUSE: scalar-pair < new t vs watermark (late)\n"
             + "  }\n"
             + "}\n";
     List<RootCause> causes = RootCauseMarkers.fromSource(LineStartScan.class, source);
+    String name = LineStartScan.class.getName();
     assertThat(causes)
         .containsExactly(
+            new RootCause("branch", "not taken", "", name, "", "LineStartScan.java", 3),
+            new RootCause("return", "> 0", "", name, "", "LineStartScan.java", 5),
             new RootCause(
-                "branch", "not taken", LineStartScan.class.getName(), "", "LineStartScan.java", 3),
-            new RootCause(
-                "return", "> 0", LineStartScan.class.getName(), "", "LineStartScan.java", 5));
+                "scalar-pair", "<", "new t vs watermark", name, "", "LineStartScan.java", 6));
   }
 
   @Test
@@ -41,7 +43,7 @@ class RootCauseMarkersTest {
   void theLibraryConstantNamesClassMethodKindAndPredicate() {
     assertThat(RootCauseMarkers.libraryCause(LinkedListImport.class))
         .contains(
-            new RootCause("loop-branch", "not taken", "java.util.LinkedList", "node", "", -1));
+            new RootCause("loop-branch", "not taken", "", "java.util.LinkedList", "node", "", -1));
     assertThat(RootCauseMarkers.libraryCause(LineStartScan.class)).isEmpty();
   }
 
