@@ -33,9 +33,11 @@ import org.objectweb.asm.tree.VarInsnNode;
  * imprecisions follow, neither biased towards any predicate. An exception thrown by an instruction
  * other than a call (a null dereference, a division by zero) reaches the handler with the
  * decrements since the last write-back lost, so a few evaluations later are sampled instead. And a
- * rate change or the kill switch reaches a running method at its next call or return, when it reads
- * the field that {@code Probes.state()} of the callee resynchronised; until then it keeps its local
- * countdown. Killing still stops recording at once: the sampled path checks the switch.
+ * rate change or the kill switch reaches a method already running at its next sync point: after a
+ * call, whose instrumented callee resynchronised the field in {@code Probes.state()}, or when its
+ * local runs out and the sampled path draws at the new rate; until then it keeps its local
+ * countdown (one draw at the old rate). Killing still stops recording at once: the sampled path
+ * checks the switch before it records.
  */
 final class MethodRewriter {
   static final String PROBES = "dev/whyslow/agent/bootstrap/Probes";
