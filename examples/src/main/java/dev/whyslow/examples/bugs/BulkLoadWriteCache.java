@@ -7,8 +7,8 @@ import java.util.SplittableRandom;
  * and MySQL#44723: "change the branch condition"). A storage engine turns on a write cache for bulk
  * inserts and zero-fills it. A statement that cannot say how many rows it brings ({@code INSERT ...
  * SELECT} reports 0) is treated like a huge one, so every tiny {@code INSERT ... SELECT} pays for a
- * 1 MiB zero-fill. Good inputs are plain inserts; bad inputs, from a migration script, mix in many
- * small {@code INSERT ... SELECT}s. Both have the same number and size of statements.
+ * 256 KiB zero-fill. Good inputs are plain inserts; bad inputs, from a migration script, mix in
+ * many small {@code INSERT ... SELECT}s. Both have the same number and size of statements.
  *
  * <p>Usage: {@code BulkLoadWriteCache good|bad <seed>}.
  */
@@ -19,7 +19,7 @@ public final class BulkLoadWriteCache {
   /** Inserts of more rows than this are worth a write cache. */
   static final int WRITE_CACHE_MIN_ROWS = 40;
 
-  static final int WRITE_CACHE_BYTES = 1 << 20;
+  static final int WRITE_CACHE_BYTES = 256 << 10;
 
   private BulkLoadWriteCache() {}
 

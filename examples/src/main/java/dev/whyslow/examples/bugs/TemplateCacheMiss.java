@@ -1,6 +1,8 @@
 package dev.whyslow.examples.bugs;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,23 +80,47 @@ public final class TemplateCacheMiss {
   /** A template split into literal text and numbered placeholders such as {@code {2}}. */
   record Template(String[] literals, int[] slots) {
     static final Pattern PLACEHOLDER = Pattern.compile("\\{(\\d+)}");
+    static final Pattern WHITESPACE = Pattern.compile("\\s+");
+    static final Pattern TAG = Pattern.compile("<(/?)([a-z]+)[^>]*>");
 
+    /** Minifies the source, checks its tags and splits it at the placeholders. */
     static Template compile(String source) {
+      String minified = WHITESPACE.matcher(source).replaceAll(" ");
+      requireBalancedTags(minified);
       List<String> literals = new ArrayList<>();
       List<Integer> slots = new ArrayList<>();
-      Matcher placeholder = PLACEHOLDER.matcher(source);
+      Matcher placeholder = PLACEHOLDER.matcher(minified);
       int literalStart = 0;
       while (placeholder.find()) {
-        literals.add(source.substring(literalStart, placeholder.start()));
+        literals.add(minified.substring(literalStart, placeholder.start()));
         slots.add(Integer.parseInt(placeholder.group(1)));
         literalStart = placeholder.end();
       }
-      literals.add(source.substring(literalStart));
+      literals.add(minified.substring(literalStart));
       int[] slotArray = new int[slots.size()];
       for (int s = 0; s < slotArray.length; s++) {
         slotArray[s] = slots.get(s);
       }
       return new Template(literals.toArray(new String[0]), slotArray);
+    }
+
+    /**
+     * @throws IllegalArgumentException at the first closing tag that does not match the open one
+     */
+    static void requireBalancedTags(String html) {
+      Deque<String> open = new ArrayDeque<>();
+      Matcher tag = TAG.matcher(html);
+      while (tag.find()) {
+        if (tag.group(1).isEmpty()) {
+          open.push(tag.group(2));
+        } else if (!tag.group(2).equals(open.poll())) {
+          throw new IllegalArgumentException(
+              "template has </" + tag.group(2) + "> at " + tag.start() + " without its <tag>");
+        }
+      }
+      if (!open.isEmpty()) {
+        throw new IllegalArgumentException("template leaves <" + open.peek() + "> open");
+      }
     }
 
     String render(String[] values) {
@@ -123,7 +149,7 @@ public final class TemplateCacheMiss {
       for (int t = 0; t < count; t++) {
         templates.put("page" + t, source(random));
       }
-      Request[] requests = new Request[1500 + random.nextInt(500)];
+      Request[] requests = new Request[2000 + random.nextInt(500)];
       for (int r = 0; r < requests.length; r++) {
         String locale = LANGUAGES[random.nextInt(LANGUAGES.length)];
         // Bad inputs: a third of the visitors come with a regional locale such as de-AT.
@@ -140,10 +166,12 @@ public final class TemplateCacheMiss {
       StringBuilder source = new StringBuilder();
       int parts = 12 + random.nextInt(12);
       for (int p = 0; p < parts; p++) {
-        source.append("<div class=\"row\"><p>Lorem ipsum dolor sit amet, consectetur adipiscing");
-        source.append(" elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.");
-        source.append(" Ut enim ad minim veniam, quis nostrud exercitation ullamco ").append(p);
-        source.append(" {").append(random.nextInt(3)).append("}</p></div>\n");
+        source.append("<div class=\"row\">\n  <p>Lorem ipsum dolor sit amet, consectetur");
+        source.append(" adipiscing elit, sed do <b>eiusmod</b> tempor incididunt ut labore et");
+        source
+            .append("\n    dolore magna aliqua. Ut enim ad minim veniam, quis nostrud ")
+            .append(p);
+        source.append(" {").append(random.nextInt(3)).append("}</p>\n</div>\n");
       }
       return source.toString();
     }

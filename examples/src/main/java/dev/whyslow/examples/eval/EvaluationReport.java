@@ -278,7 +278,9 @@ public final class EvaluationReport {
             .append(ranked.rank().cell())
             .append("): ");
         if (!report.insufficient().isEmpty()) {
-          md.append("no predictor: ").append(String.join("; ", report.insufficient()));
+          md.append("no predictor (none of ")
+              .append(report.predicatesConsidered())
+              .append(" predicates passed the model's test, or too few runs)");
         } else {
           List<String> top = new ArrayList<>();
           for (ReportedPredictor p : report.predictors()) {
