@@ -149,7 +149,7 @@ public final class TemplateCacheMiss {
       for (int t = 0; t < count; t++) {
         templates.put("page" + t, source(random));
       }
-      Request[] requests = new Request[2000 + random.nextInt(500)];
+      Request[] requests = new Request[1200 + random.nextInt(300)];
       for (int r = 0; r < requests.length; r++) {
         String locale = LANGUAGES[random.nextInt(LANGUAGES.length)];
         // Bad inputs: a third of the visitors come with a regional locale such as de-AT.
@@ -164,7 +164,7 @@ public final class TemplateCacheMiss {
 
     private static String source(SplittableRandom random) {
       StringBuilder source = new StringBuilder();
-      int parts = 12 + random.nextInt(12);
+      int parts = 8 + random.nextInt(8);
       for (int p = 0; p < parts; p++) {
         source.append("<div class=\"row\">\n  <p>Lorem ipsum dolor sit amet, consectetur");
         source.append(" adipiscing elit, sed do <b>eiusmod</b> tempor incididunt ut labore et");

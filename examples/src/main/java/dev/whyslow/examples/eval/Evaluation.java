@@ -1,16 +1,12 @@
 package dev.whyslow.examples.eval;
 
-import dev.whyslow.protocol.Label;
 import dev.whyslow.protocol.Site;
 import dev.whyslow.protocol.SiteCounts;
-import dev.whyslow.protocol.SiteKind;
 import dev.whyslow.storage.StoredRun;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -163,20 +159,15 @@ public final class Evaluation {
 
   private Map<Integer, Map<Column, List<Rank>>> emulate(
       Workload workload, List<RootCause> causes, List<StoredRun> pool, Map<Long, Site> sites) {
-    Map<Long, SiteKind> kinds = new HashMap<>();
-    sites.forEach((key, site) -> kinds.put(key, site.kind()));
-    List<StoredRun> good = side(pool, Label.SUCCESS);
-    List<StoredRun> bad = side(pool, Label.FAILURE);
+    EmulatedRuns emulation = new EmulatedRuns(pool, sites, settings.rate(), settings.runsPerSide());
     String service = "eval-" + workload.name() + "-emulated";
     Map<Integer, Map<Column, List<Rank>>> emulated = new LinkedHashMap<>();
     for (int count : settings.emulatedRunCounts()) {
       Map<Column, List<Rank>> byColumn = new EnumMap<>(Column.class);
       for (int trial = 1; trial <= settings.trials(); trial++) {
-        SplittableRandom random = new SplittableRandom(trialSeed(workload, count, trial));
-        List<StoredRun> runs = new ArrayList<>();
-        long[] nextId = {1};
-        draw(good, count, random).forEach(r -> runs.add(thin(r, kinds, random, nextId)));
-        draw(bad, count, random).forEach(r -> runs.add(thin(r, kinds, random, nextId)));
+        SplittableRandom random =
+            new SplittableRandom(EmulatedRuns.trialSeed(workload, count, trial));
+        List<StoredRun> runs = emulation.draw(count, random);
         for (Column column : expressibleColumns(causes)) {
           Rank rank = ranker.rank(service, column, runs, sites, causes).rank();
           byColumn.computeIfAbsent(column, c -> new ArrayList<>()).add(rank);
@@ -186,38 +177,6 @@ public final class Evaluation {
       say("%s: %d emulated runs per side ranks %s", workload.name(), count, summaries(byColumn));
     }
     return emulated;
-  }
-
-  private StoredRun thin(
-      StoredRun run, Map<Long, SiteKind> kinds, SplittableRandom random, long[] nextId) {
-    return SamplingEmulator.thin(run, settings.rate(), kinds, random, nextId[0]++);
-  }
-
-  /**
-   * {@code count} runs of one side: the first inputs by seed when there are enough (so the emulated
-   * column of the real runs' size uses the same inputs as they did), a random subset of the pool
-   * when it is larger, and draws with replacement when the pool is smaller.
-   */
-  private List<StoredRun> draw(List<StoredRun> side, int count, SplittableRandom random) {
-    if (count <= settings.runsPerSide()) {
-      return side.subList(0, count);
-    }
-    List<StoredRun> drawn = new ArrayList<>();
-    if (count <= side.size()) {
-      List<StoredRun> remaining = new ArrayList<>(side);
-      for (int i = 0; i < count; i++) {
-        drawn.add(remaining.remove(random.nextInt(remaining.size())));
-      }
-      return drawn;
-    }
-    for (int i = 0; i < count; i++) {
-      drawn.add(side.get(random.nextInt(side.size())));
-    }
-    return drawn;
-  }
-
-  static long trialSeed(Workload workload, int count, int trial) {
-    return (workload.name().hashCode() * 1_000_003L + count) * 1_000_003L + trial;
   }
 
   private List<Column> expressibleColumns(List<RootCause> causes) {
@@ -230,32 +189,14 @@ public final class Evaluation {
     return columns;
   }
 
-  /** One side's runs ordered by input seed. */
-  static List<StoredRun> side(List<StoredRun> runs, Label label) {
-    List<StoredRun> side = new ArrayList<>();
-    for (StoredRun run : runs) {
-      if (run.label() == label) {
-        side.add(run);
-      }
-    }
-    side.sort(Comparator.comparingLong(Evaluation::seedOf));
-    return side;
-  }
-
   static List<StoredRun> withSeedsUpTo(List<StoredRun> runs, int maxSeed) {
     List<StoredRun> kept = new ArrayList<>();
     for (StoredRun run : runs) {
-      if (seedOf(run) <= maxSeed) {
+      if (EmulatedRuns.seedOf(run) <= maxSeed) {
         kept.add(run);
       }
     }
     return kept;
-  }
-
-  /** The input seed, from the instance name the launcher gave the run ({@code bad-7}). */
-  static long seedOf(StoredRun run) {
-    String instance = run.origin().instance();
-    return Long.parseLong(instance.substring(instance.indexOf('-') + 1));
   }
 
   /**

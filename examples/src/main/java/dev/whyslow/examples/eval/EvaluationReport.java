@@ -47,100 +47,12 @@ public final class EvaluationReport {
 
   public String markdown() {
     StringBuilder md = new StringBuilder();
-    header(md);
+    new SetupSection(settings, command, machine, took, generatedOn).appendTo(md);
     exactTable(md);
     sampledTable(md);
     required(md);
     details(md);
     return md.toString();
-  }
-
-  private void header(StringBuilder md) {
-    String rate = "1/" + Math.round(1 / settings.rate());
-    md.append("# Diagnosis evaluation: where Whyslow ranks the root cause\n\n");
-    md.append(
-        "Eight workloads re-create the kinds of performance bug Song and Lu studied (OOPSLA'14)."
-            + " Each runs many good and bad inputs under the agent; whyslowd's diagnosis ranks the"
-            + " predicates, and the tables give the rank of the predicate the workload's source"
-            + " marks as the root cause, like the paper's Table 5 (no sampling) and Table 8"
-            + " (sampling at "
-            + rate
-            + ").\n\n");
-    md.append("Regenerate it from the repository root (")
-        .append(minutes(took))
-        .append(" on the machine below):\n\n");
-    md.append("    ").append(command).append("\n\n");
-    md.append("## Setup\n\n");
-    md.append(
-        "- **Workloads**: `examples/src/main/java/dev/whyslow/examples/bugs/`, each run as `<class>"
-            + " good|bad <seed>` in its own JVM under the shaded agent (`probes="
-            + settings.probes()
-            + "`, one process run per JVM, labelled success for a good input and failure for a bad"
-            + " one), at most "
-            + settings.jobs()
-            + " JVMs at a time, sending to an in-process whyslowd on a temporary RocksDB directory."
-            + " The agent instruments the workload class, and `java.util` for LinkedListImport, but"
-            + " not the nested input generator, which knows whether an input is bad. Each root cause"
-            + " is marked in the source with `// ROOT CAUSE: <kind> <predicate>` (LinkedListImport:"
-            + " its `ROOT_CAUSE_IN_LIBRARY` constant names `java.util.LinkedList#node`); the runner"
-            + " stops if a marker matches no observed predicate.\n");
-    md.append(
-        String.format(
-            Locale.ROOT,
-            "- **Real runs**: at rate 1, seeds 1–%d per side (seeds 1–%d for Table 1, all %d as the"
-                + " emulation pool); at rate %s, seeds 1–%d per side (the same inputs as Table 1)."
-                + " The agent's sampler is not seeded, so the real sampled column can differ"
-                + " between regenerations.\n",
-            settings.poolPerSide(),
-            settings.runsPerSide(),
-            settings.poolPerSide(),
-            rate,
-            settings.runsPerSide()));
-    md.append(
-        String.format(
-            Locale.ROOT,
-            "- **Emulated runs**: a rate-1 run thinned so that every recorded evaluation is kept"
-                + " with probability %s (binomial thinning per predicate outcome; the agent's"
-                + " geometric countdown is a Bernoulli process, so this is exactly the distribution"
-                + " of a sampled run, and Song's own ΔLDA drivers emulated their sampler offline)."
-                + " %d emulated runs per side use the same %d inputs as the real column; larger"
-                + " counts draw with replacement from the %d distinct inputs per side. %d trials"
-                + " per cell with fixed seeds; a cell shows the median rank, and [best–worst] when"
-                + " the trials differ.\n",
-            rate,
-            settings.runsPerSide(),
-            settings.runsPerSide(),
-            settings.poolPerSide(),
-            settings.trials()));
-    md.append(
-        "- **Diagnosis**: `DiagnosisService` with default options, as the daemon's API uses it:"
-            + " CBI at 0.99 confidence, support ≥ 10 runs, Importance from Increase, iterative"
-            + " elimination; ΔLDA with 2 usage + 1 bug topic, α = 0.1, β = 1, seed 194582, 200"
-            + " sweeps. At least 10 runs per side. Each diagnosis returns its top "
-            + settings.topN()
-            + ".\n");
-    md.append(
-        "- **Columns**: *CBI branch* is CBI over branch and loop-branch predicates, *CBI return*"
-            + " over all return predicates, *ΔLDA loop-branch* ΔLDA over loop-branch predicates"
-            + " (Song and Lu's Branch<sub>loop</sub>)");
-    if (settings.scalarPairs()) {
-      md.append(
-          ", *CBI scalar-pair* over scalar-pair predicates (every int/long store against the"
-              + " local's old value and up to 4 nearby int/long locals).");
-    } else {
-      md.append(
-          ". There is no scalar-pair column: this table was generated without the agent's"
-              + " scalar-pair probes (`--probes branch,return,scalar-pair` adds them).");
-    }
-    md.append("\n");
-    md.append(
-        "- **Cells**: the root cause's rank; `-` when the column's predicates cannot express it;"
-            + " `>top` when it is not in the top "
-            + settings.topN()
-            + " (the details say when the model found no predictor at all). **Bold**: the model"
-            + " that suits the bug, which Table 2 follows as the paper's Table 8 does.\n");
-    md.append("- **Machine**: ").append(machine).append(".\n");
-    md.append("- **Generated**: ").append(generatedOn).append(".\n\n");
   }
 
   private void exactTable(StringBuilder md) {
@@ -240,7 +152,35 @@ public final class EvaluationReport {
         .append(settings.runsPerSide())
         .append(" real runs per side: ")
         .append(verdict(loops, loopMissed))
-        .append("\n\n");
+        .append("\n");
+    md.append("- Runs per side the suitable model needs at 1/")
+        .append(Math.round(1 / settings.rate()))
+        .append(" to rank the root cause first (Song and Lu's diagnosis latency; the first setting")
+        .append(" of Table 2 whose cell reads 1): ");
+    List<String> latencies = new ArrayList<>();
+    for (WorkloadResult result : results) {
+      latencies.add(result.workload().name() + " " + latency(result));
+    }
+    md.append(String.join(", ", latencies)).append(".\n\n");
+  }
+
+  /** The fewest runs per side with the root cause first in the suitable column. */
+  private String latency(WorkloadResult result) {
+    Column suitable = result.workload().suitable();
+    if (result.sampledRank(suitable).isFirst()) {
+      return Integer.toString(settings.runsPerSide());
+    }
+    int most = settings.runsPerSide();
+    for (Map.Entry<Integer, Map<Column, List<Rank>>> e : result.emulated().entrySet()) {
+      most = Math.max(most, e.getKey());
+      List<Rank> trials = e.getValue().getOrDefault(suitable, List.of());
+      if (e.getKey() > settings.runsPerSide()
+          && !trials.isEmpty()
+          && Rank.median(trials).isFirst()) {
+        return Integer.toString(e.getKey());
+      }
+    }
+    return "more than " + most;
   }
 
   private static String verdict(int total, List<String> missed) {
@@ -316,11 +256,6 @@ public final class EvaluationReport {
         (double) result.medianBadMicros() / result.medianGoodMicros(),
         result.medianBadMicros() / 1000.0,
         result.medianGoodMicros() / 1000.0);
-  }
-
-  private static String minutes(Duration took) {
-    long seconds = took.toSeconds();
-    return seconds / 60 + " min " + seconds % 60 + " s";
   }
 
   private static void row(StringBuilder md, List<String> cells) {

@@ -51,6 +51,16 @@ public record Rank(int position) {
     return position == NOT_IN_TOP ? ">top" : Integer.toString(position);
   }
 
+  /** The median of several trials (the lower middle one for an even count). */
+  public static Rank median(List<Rank> trials) {
+    if (trials.isEmpty()) {
+      throw new IllegalArgumentException("the median of no trials is undefined");
+    }
+    List<Rank> sorted = new ArrayList<>(trials);
+    sorted.sort(BEST_FIRST);
+    return sorted.get((sorted.size() - 1) / 2);
+  }
+
   /**
    * The cell for several trials of one setting: the median rank, and the range in brackets when the
    * trials disagree, e.g. {@code 1} or {@code 2 [1–>top]}.
@@ -61,7 +71,7 @@ public record Rank(int position) {
     }
     List<Rank> sorted = new ArrayList<>(trials);
     sorted.sort(BEST_FIRST);
-    Rank median = sorted.get((sorted.size() - 1) / 2);
+    Rank median = median(trials);
     Rank best = sorted.get(0);
     Rank worst = sorted.get(sorted.size() - 1);
     if (best.equals(worst)) {
