@@ -145,11 +145,11 @@ public final class TemplateCacheMiss {
     static Site generate(boolean bad, long seed) {
       SplittableRandom random = new SplittableRandom(seed);
       Map<String, String> templates = new HashMap<>();
-      int count = 20 + random.nextInt(10);
+      int count = 10 + random.nextInt(5);
       for (int t = 0; t < count; t++) {
         templates.put("page" + t, source(random));
       }
-      Request[] requests = new Request[1200 + random.nextInt(300)];
+      Request[] requests = new Request[2500 + random.nextInt(500)];
       for (int r = 0; r < requests.length; r++) {
         String locale = LANGUAGES[random.nextInt(LANGUAGES.length)];
         // Bad inputs: a third of the visitors come with a regional locale such as de-AT.
