@@ -9,4 +9,8 @@ public sealed interface Message
         RunBatch,
         AgentStats,
         SetSamplingRate,
-        SetEnabled {}
+        SetEnabled,
+        UnitStats,
+        ViolationBatch,
+        UnitTypeBatch,
+        SetThresholds {}

@@ -11,7 +11,7 @@ import java.util.List;
  */
 public final class MessageCodec {
   /** Bumped on any incompatible change; the daemon refuses other versions in the handshake. */
-  public static final int PROTOCOL_VERSION = 1;
+  public static final int PROTOCOL_VERSION = 2;
 
   /** Length of the frame-length prefix. */
   public static final int LENGTH_PREFIX_BYTES = 4;
@@ -27,6 +27,10 @@ public final class MessageCodec {
   static final int AGENT_STATS = 6;
   static final int SET_SAMPLING_RATE = 7;
   static final int SET_ENABLED = 8;
+  static final int UNIT_STATS = 9;
+  static final int VIOLATIONS = 10;
+  static final int UNIT_TYPES = 11;
+  static final int SET_THRESHOLDS = 12;
 
   private MessageCodec() {}
 
@@ -82,6 +86,14 @@ public final class MessageCodec {
       out.writeByte(SET_SAMPLING_RATE).writeDouble(m.rate());
     } else if (message instanceof SetEnabled m) {
       out.writeByte(SET_ENABLED).writeBoolean(m.enabled());
+    } else if (message instanceof UnitStats m) {
+      UnitMessages.writeUnitStats(m, out.writeByte(UNIT_STATS));
+    } else if (message instanceof ViolationBatch m) {
+      UnitMessages.writeViolations(m, out.writeByte(VIOLATIONS));
+    } else if (message instanceof UnitTypeBatch m) {
+      UnitMessages.writeUnitTypes(m, out.writeByte(UNIT_TYPES));
+    } else if (message instanceof SetThresholds m) {
+      UnitMessages.writeThresholds(m, out.writeByte(SET_THRESHOLDS));
     } else {
       throw new IllegalArgumentException("no encoding for " + message.getClass().getName());
     }
@@ -162,6 +174,14 @@ public final class MessageCodec {
         return new SetSamplingRate(in.readDouble("sampling rate"));
       case SET_ENABLED:
         return new SetEnabled(in.readBoolean("enabled"));
+      case UNIT_STATS:
+        return UnitMessages.readUnitStats(in);
+      case VIOLATIONS:
+        return UnitMessages.readViolations(in);
+      case UNIT_TYPES:
+        return UnitMessages.readUnitTypes(in);
+      case SET_THRESHOLDS:
+        return UnitMessages.readThresholds(in);
       default:
         throw new MalformedMessageException("unknown message type " + type);
     }
@@ -256,6 +276,14 @@ public final class MessageCodec {
         return "set-sampling-rate";
       case SET_ENABLED:
         return "set-enabled";
+      case UNIT_STATS:
+        return "unit-stats";
+      case VIOLATIONS:
+        return "violations";
+      case UNIT_TYPES:
+        return "unit-types";
+      case SET_THRESHOLDS:
+        return "set-thresholds";
       default:
         return "type-" + type;
     }

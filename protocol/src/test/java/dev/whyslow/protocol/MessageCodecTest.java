@@ -49,7 +49,53 @@ class MessageCodecTest {
         new RunBatch(List.of(RUN, RUN)),
         new AgentStats(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, Long.MAX_VALUE),
         new SetSamplingRate(0.001),
-        new SetEnabled(false));
+        new SetEnabled(false),
+        new UnitStats(1_700_000_000_000L, 10_000, List.of(HISTOGRAM, HISTOGRAM)),
+        new ViolationBatch(
+            List.of(
+                new Violation(
+                    1L,
+                    2L,
+                    "GET /search",
+                    3_000_000L,
+                    1_000_000L,
+                    ViolationCause.WATCHDOG,
+                    "worker-1",
+                    List.of("com.acme.Search.scan(Search.java:12)", "com.acme.Router.handle"),
+                    17L))),
+        new UnitTypeBatch(
+            List.of(
+                new UnitTypeInfo(
+                    "Router.handle/Search.scan",
+                    "com.acme.Router.handle",
+                    List.of("Router.handle > Search.scan"),
+                    List.of("com.acme.Search.scan")))),
+        new SetThresholds(List.of(new Threshold("GET /search", 25_000_000L, 400))));
+  }
+
+  static final UnitHistogram HISTOGRAM = histogram(3, 1_000_000L);
+
+  static UnitHistogram histogram(long count, long each) {
+    long[] buckets = new long[UnitHistogram.BUCKETS];
+    buckets[UnitHistogram.bucketOf(each)] = count;
+    return new UnitHistogram(
+        "GET /search", count, count * each, count * (double) each * each, each, each, 1, buckets);
+  }
+
+  @Test
+  void unitHistogramsWhoseBucketsDisagreeWithTheirCountAreRejected() throws Exception {
+    WireWriter out = new WireWriter(64).writeByte(MessageCodec.UNIT_STATS).writeLong(1);
+    out.writeVarLong(1000).writeVarInt(1).writeString("t").writeVarLong(5).writeVarLong(50);
+    out.writeDouble(500).writeVarLong(10).writeVarLong(10).writeVarLong(0);
+    for (int b = 0; b < UnitHistogram.BUCKETS; b++) {
+      out.writeVarLong(b == 0 ? 4 : 0);
+    }
+    assertThatThrownBy(() -> MessageCodec.decode(out.toByteArray()))
+        .isInstanceOf(MalformedMessageException.class)
+        .hasMessageContaining("hold 4 units but count is 5");
+    assertThat(UnitHistogram.bucketOf(100_000L)).isZero();
+    assertThat(UnitHistogram.bucketOf(100_001L)).isEqualTo(1);
+    assertThat(UnitHistogram.bucketOf(Long.MAX_VALUE)).isEqualTo(UnitHistogram.BUCKETS - 1);
   }
 
   @Test
