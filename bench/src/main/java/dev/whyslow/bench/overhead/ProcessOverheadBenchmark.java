@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * per process).
  *
  * <p>Usage: {@code ProcessOverheadBenchmark <agent.jar> <examples.jar> [pairs=10] [warmup=60]
- * [rounds=150] [agentArgs]}.
+ * [rounds=150] [agentArgs]}; {@code -Dbench.workload=dev.whyslow.examples.cpu.OrderWorkload} runs
+ * the service-shaped workload instead of the numeric kernels.
  */
 public final class ProcessOverheadBenchmark {
   private static final Pattern ELAPSED = Pattern.compile("elapsed_ms=([0-9.]+) checksum=(-?\\d+)");
@@ -50,6 +51,7 @@ public final class ProcessOverheadBenchmark {
         args.length > 5
             ? args[5]
             : "service=overhead-bench,include=dev.whyslow.examples.cpu,sampling.rate=0.0001";
+    String workload = System.getProperty("bench.workload", "dev.whyslow.examples.cpu.CpuWorkload");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
     List<Double> without = new ArrayList<>();
@@ -66,13 +68,7 @@ public final class ProcessOverheadBenchmark {
         if (agent) {
           command.add("-javaagent:" + agentJar + "=" + agentArgs);
         }
-        command.addAll(
-            List.of(
-                "-cp",
-                examplesJar.toString(),
-                "dev.whyslow.examples.cpu.CpuWorkload",
-                warmup,
-                rounds));
+        command.addAll(List.of("-cp", examplesJar.toString(), workload, warmup, rounds));
         long wallStart = System.nanoTime();
         String[] result = run(command);
         double wallMs = (System.nanoTime() - wallStart) / 1e6;
