@@ -11,8 +11,10 @@ import java.util.List;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
@@ -60,6 +62,7 @@ final class MethodPlanner {
     Type returnType = Type.getReturnType(method.desc);
     LoopAnalysis loops = null;
     ScalarPairPlanner scalarPairs = null;
+    boolean returns = probes.returns() && !isTrivial(method);
     int ordinal = -1;
     int line = -1;
     for (int i = 0; i < insns.size(); i++) {
@@ -83,7 +86,7 @@ final class MethodPlanner {
         int loopId = decided >= 0 ? decided : loops.loopIdOf(i);
         Site site = site(className, sourceFile, method, ordinal, line, kind, loopId, mnemonic(op));
         points.add(branchPoint(insn, site, op));
-      } else if (probes.returns() && op >= IRETURN && op <= ARETURN) {
+      } else if (returns && op >= IRETURN && op <= ARETURN) {
         ProbePoint point =
             returnPoint(className, sourceFile, method, insn, ordinal, line, returnType);
         if (point != null) {
@@ -101,6 +104,37 @@ final class MethodPlanner {
       }
     }
     return points;
+  }
+
+  /** Longest straight-line method that still counts as trivial, in real instructions. */
+  static final int TRIVIAL_MAX_INSTRUCTIONS = 12;
+
+  /**
+   * Whether the method is a trivial straight line — an accessor, a constant, a little arithmetic on
+   * fields: no jump, switch, call or throw, and at most {@value #TRIVIAL_MAX_INSTRUCTIONS}
+   * instructions. Such methods get no return probe: their value is a field or a constant that
+   * branch predicates elsewhere already see, the JIT would inline them to almost nothing, and the
+   * per-invocation state fetch a probe needs would cost several times the method itself (on a
+   * service-shaped workload, return probes on accessors were most of the agent's overhead).
+   */
+  static boolean isTrivial(MethodNode method) {
+    int real = 0;
+    for (AbstractInsnNode insn : method.instructions) {
+      int op = insn.getOpcode();
+      if (op < 0) {
+        continue;
+      }
+      if (++real > TRIVIAL_MAX_INSTRUCTIONS
+          || insn instanceof JumpInsnNode
+          || insn instanceof MethodInsnNode
+          || insn instanceof InvokeDynamicInsnNode
+          || op == TABLESWITCH
+          || op == LOOKUPSWITCH
+          || op == ATHROW) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean isConditionalJump(int op) {
