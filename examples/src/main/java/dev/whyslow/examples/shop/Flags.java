@@ -1,6 +1,7 @@
 package dev.whyslow.examples.shop;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -23,22 +24,34 @@ final class Flags {
    * @throws IllegalArgumentException for an unknown option, a missing value or a stray argument
    */
   static Flags parse(String program, String[] args, List<String> known) {
+    return parse(program, args, known, List.of());
+  }
+
+  /**
+   * As {@link #parse(String, String[], List)}; the {@code switches} take no value ({@code --json}
+   * means {@code --json=true}).
+   */
+  static Flags parse(String program, String[] args, List<String> known, List<String> switches) {
     Map<String, String> values = new LinkedHashMap<>();
+    List<String> all = new ArrayList<>(known);
+    all.addAll(switches);
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (!arg.startsWith("--")) {
         throw new IllegalArgumentException(
-            program + ": unexpected argument '" + arg + "'; options are " + spelled(known));
+            program + ": unexpected argument '" + arg + "'; options are " + spelled(all));
       }
       int eq = arg.indexOf('=');
       String name = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
-      if (!known.contains(name)) {
+      if (!known.contains(name) && !switches.contains(name)) {
         throw new IllegalArgumentException(
-            program + ": unknown option --" + name + "; options are " + spelled(known));
+            program + ": unknown option --" + name + "; options are " + spelled(all));
       }
       String value;
       if (eq >= 0) {
         value = arg.substring(eq + 1);
+      } else if (switches.contains(name)) {
+        value = "true";
       } else if (i + 1 < args.length) {
         value = args[++i];
       } else {
@@ -133,6 +146,15 @@ final class Flags {
       }
     }
     return null;
+  }
+
+  /** A switch's value: true when given bare or as {@code =true}. */
+  boolean flag(String name) {
+    String text = values.getOrDefault(name, "false");
+    if (text.equals("true") || text.equals("false")) {
+      return text.equals("true");
+    }
+    throw bad(name, text, "true or false, or given alone");
   }
 
   private static String spelled(List<String> known) {

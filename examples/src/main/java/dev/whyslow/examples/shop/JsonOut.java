@@ -32,6 +32,13 @@ final class JsonOut {
     return this;
   }
 
+  /** Starts an object as the value of field {@code name}; close it with {@link #end()}. */
+  JsonOut object(String name) {
+    key(name).append('{');
+    first = true;
+    return this;
+  }
+
   /** Starts an object inside an array. */
   JsonOut element() {
     comma();

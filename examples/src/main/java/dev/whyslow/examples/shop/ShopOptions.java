@@ -31,6 +31,10 @@ public record ShopOptions(int port, int threads, double bugShare, int products) 
     return new ShopOptions(port, threads, bugShare, products);
   }
 
+  public ShopOptions withProducts(int count) {
+    return new ShopOptions(port, threads, bugShare, count);
+  }
+
   public ShopOptions withBugShare(double share) {
     return new ShopOptions(port, threads, share, products);
   }

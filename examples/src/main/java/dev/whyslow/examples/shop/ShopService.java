@@ -24,6 +24,8 @@ public final class ShopService implements AutoCloseable {
   /** Seed of the catalog; the load generator generates the same catalog from it. */
   public static final long CATALOG_SEED = 42;
 
+  private static final String NODELAY = "sun.net.httpserver.nodelay";
+
   private final HttpServer server;
   private final ExecutorService pool;
   private final SearchRewrites rewrites;
@@ -36,6 +38,12 @@ public final class ShopService implements AutoCloseable {
 
   /** Starts the shop on loopback; port 0 picks a free port, see {@link #port()}. */
   public static ShopService start(ShopOptions options) throws IOException {
+    // The JDK server writes a reply's headers and body as two segments; without TCP_NODELAY the
+    // second waits for the client's delayed ACK, adding about 40 ms to many replies. Read once,
+    // when the server's configuration class loads, so it must be set before the first server.
+    if (System.getProperty(NODELAY) == null) {
+      System.setProperty(NODELAY, "true");
+    }
     Catalog catalog = Catalog.generate(options.products(), CATALOG_SEED);
     SearchRewrites rewrites = new SearchRewrites();
     rewrites.setShare(options.bugShare());
@@ -56,6 +64,10 @@ public final class ShopService implements AutoCloseable {
   /** The share of searches that hit the slow path, as {@code POST /admin/bug?share=} sets it. */
   public double setBugShare(double share) {
     return rewrites.setShare(share);
+  }
+
+  public double bugShare() {
+    return rewrites.share();
   }
 
   @Override
