@@ -1,6 +1,9 @@
 package dev.whyslow.storage;
 
 import dev.whyslow.protocol.Run;
+import dev.whyslow.protocol.UnitHistogram;
+import dev.whyslow.protocol.UnitStats;
+import dev.whyslow.protocol.Violation;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -44,6 +47,44 @@ public final class StoreLimits {
               + " starts at "
               + start
               + " ms since the epoch, outside the storable range [0, "
+              + RunIds.MAX_EPOCH_MILLIS
+              + "]; check the clock of that instance. Nothing of this batch was stored.");
+    }
+  }
+
+  /** Throws {@link IllegalArgumentException} if a unit type name cannot be part of a key. */
+  public static void checkUnitType(String unitType) {
+    checkName("unit type", unitType);
+  }
+
+  /**
+   * Throws {@link IllegalArgumentException} if unit statistics cannot be stored: the interval start
+   * must be a storable time and every unit type name must fit in a key.
+   */
+  public static void checkUnitStats(RunOrigin origin, UnitStats stats) {
+    checkTime(origin, "unit statistics interval", stats.intervalStartEpochMillis());
+    for (UnitHistogram h : stats.histograms()) {
+      checkUnitType(h.unitType());
+    }
+  }
+
+  /** Throws {@link IllegalArgumentException} if a violation's detection time cannot be an id. */
+  public static void checkViolation(RunOrigin origin, Violation violation) {
+    checkTime(origin, "violation detected", violation.detectedEpochMillis());
+    checkUnitType(violation.unitType());
+  }
+
+  private static void checkTime(RunOrigin origin, String what, long millis) {
+    if (millis < 0 || millis > RunIds.MAX_EPOCH_MILLIS) {
+      throw new IllegalArgumentException(
+          what
+              + " at "
+              + millis
+              + " ms since the epoch from "
+              + origin.service()
+              + "/"
+              + origin.instance()
+              + " is outside the storable range [0, "
               + RunIds.MAX_EPOCH_MILLIS
               + "]; check the clock of that instance. Nothing of this batch was stored.");
     }

@@ -4,6 +4,9 @@ import dev.whyslow.protocol.AgentStats;
 import dev.whyslow.protocol.Label;
 import dev.whyslow.protocol.Run;
 import dev.whyslow.protocol.Site;
+import dev.whyslow.protocol.UnitStats;
+import dev.whyslow.protocol.UnitTypeInfo;
+import dev.whyslow.protocol.Violation;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -55,6 +58,49 @@ public interface WhyslowStore extends AutoCloseable {
    * Returns an estimate of what was deleted (exact for the in-memory store).
    */
   long deleteRunsBefore(long cutoffEpochMillis);
+
+  // ---- units, thresholds and violations (KEYS.md: unit_stats, thresholds, violations, unit_types)
+
+  /**
+   * Stores one agent's histograms of one interval, one entry per unit type; an entry for the same
+   * (service, unit type, interval start, instance) is replaced.
+   */
+  void putUnitStats(RunOrigin origin, UnitStats stats);
+
+  /** Unit statistics matching the query, oldest interval first. */
+  List<StoredUnitStats> unitStats(UnitStatsQuery query);
+
+  /** Stores or replaces the thresholds of the given unit types of a service. */
+  void putThresholds(String service, Collection<StoredThreshold> thresholds);
+
+  /** The current thresholds of a service, by unit type name. */
+  List<StoredThreshold> thresholds(String service);
+
+  /**
+   * Stores violations atomically, assigning each an id ({@link ViolationIds}) from its detection
+   * time. Returns them in the order given.
+   */
+  List<StoredViolation> putViolations(RunOrigin origin, List<Violation> violations);
+
+  /** Violations matching the query, newest first, at most {@code query.limit()}. */
+  List<StoredViolation> violations(ViolationQuery query);
+
+  Optional<StoredViolation> violation(long violationId);
+
+  /** Stores or replaces what training learned of the given unit types of a service. */
+  void putUnitTypes(String service, Collection<UnitTypeInfo> types);
+
+  /** The latest info of every unit type of a service, by name. */
+  List<UnitTypeInfo> unitTypes(String service);
+
+  /**
+   * Retention: deletes unit statistics of intervals that started before {@code cutoffEpochMillis}
+   * by range deletion. Returns how many entries were deleted (an estimate for RocksDB).
+   */
+  long deleteUnitStatsBefore(long cutoffEpochMillis);
+
+  /** Retention: deletes violations detected before {@code cutoffEpochMillis} by range deletion. */
+  long deleteViolationsBefore(long cutoffEpochMillis);
 
   StoreStats stats();
 

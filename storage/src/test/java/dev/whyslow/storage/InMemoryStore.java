@@ -4,6 +4,10 @@ import dev.whyslow.protocol.AgentStats;
 import dev.whyslow.protocol.Label;
 import dev.whyslow.protocol.Run;
 import dev.whyslow.protocol.Site;
+import dev.whyslow.protocol.UnitHistogram;
+import dev.whyslow.protocol.UnitStats;
+import dev.whyslow.protocol.UnitTypeInfo;
+import dev.whyslow.protocol.Violation;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -29,7 +33,12 @@ public final class InMemoryStore implements WhyslowStore {
   private final Map<String, Long> lastRunStartByService = new HashMap<>();
   private final Map<String, Set<String>> instancesByService = new HashMap<>();
   private final Map<String, Set<String>> versionsByService = new HashMap<>();
+  private final TreeMap<String, StoredUnitStats> unitStats = new TreeMap<>();
+  private final Map<String, TreeMap<String, StoredThreshold>> thresholds = new HashMap<>();
+  private final TreeMap<Long, StoredViolation> violations = new TreeMap<>();
+  private final Map<String, TreeMap<String, UnitTypeInfo>> unitTypes = new HashMap<>();
   private long nextSequence;
+  private long nextViolationSequence;
   private boolean closed;
 
   @Override
@@ -180,6 +189,111 @@ public final class InMemoryStore implements WhyslowStore {
     long n = old.size();
     old.clear();
     return n;
+  }
+
+  @Override
+  public synchronized void putUnitStats(RunOrigin origin, UnitStats stats) {
+    checkOpen();
+    StoreLimits.checkOrigin(origin);
+    StoreLimits.checkUnitStats(origin, stats);
+    for (UnitHistogram h : stats.histograms()) {
+      // The same order as the RocksDB key: interval start, service, unit type, instance.
+      String key =
+          String.format(
+              "%019d\u0000%s\u0000%s\u0000%s",
+              stats.intervalStartEpochMillis(), origin.service(), h.unitType(), origin.instance());
+      unitStats.put(
+          key,
+          new StoredUnitStats(origin, stats.intervalStartEpochMillis(), stats.intervalMillis(), h));
+    }
+  }
+
+  @Override
+  public synchronized List<StoredUnitStats> unitStats(UnitStatsQuery query) {
+    checkOpen();
+    return unitStats.values().stream().filter(query::matches).toList();
+  }
+
+  @Override
+  public synchronized void putThresholds(String service, Collection<StoredThreshold> values) {
+    checkOpen();
+    StoreLimits.checkService(service);
+    values.forEach(t -> StoreLimits.checkUnitType(t.unitType()));
+    TreeMap<String, StoredThreshold> map =
+        thresholds.computeIfAbsent(service, s -> new TreeMap<>());
+    values.forEach(t -> map.put(t.unitType(), t));
+  }
+
+  @Override
+  public synchronized List<StoredThreshold> thresholds(String service) {
+    checkOpen();
+    TreeMap<String, StoredThreshold> map = thresholds.get(service);
+    return map == null ? List.of() : List.copyOf(map.values());
+  }
+
+  @Override
+  public synchronized List<StoredViolation> putViolations(RunOrigin origin, List<Violation> batch) {
+    checkOpen();
+    StoreLimits.checkOrigin(origin);
+    batch.forEach(v -> StoreLimits.checkViolation(origin, v));
+    List<StoredViolation> stored = new ArrayList<>();
+    for (Violation v : batch) {
+      long id;
+      do {
+        id = ViolationIds.of(v.detectedEpochMillis(), nextViolationSequence++);
+      } while (violations.containsKey(id));
+      StoredViolation s = new StoredViolation(id, origin, v);
+      violations.put(id, s);
+      stored.add(s);
+    }
+    return List.copyOf(stored);
+  }
+
+  @Override
+  public synchronized List<StoredViolation> violations(ViolationQuery query) {
+    checkOpen();
+    return violations.descendingMap().values().stream()
+        .filter(query::matches)
+        .limit(query.limit())
+        .toList();
+  }
+
+  @Override
+  public synchronized Optional<StoredViolation> violation(long violationId) {
+    checkOpen();
+    return Optional.ofNullable(violations.get(violationId));
+  }
+
+  @Override
+  public synchronized void putUnitTypes(String service, Collection<UnitTypeInfo> types) {
+    checkOpen();
+    StoreLimits.checkService(service);
+    types.forEach(t -> StoreLimits.checkUnitType(t.name()));
+    TreeMap<String, UnitTypeInfo> map = unitTypes.computeIfAbsent(service, s -> new TreeMap<>());
+    types.forEach(t -> map.put(t.name(), t));
+  }
+
+  @Override
+  public synchronized List<UnitTypeInfo> unitTypes(String service) {
+    checkOpen();
+    TreeMap<String, UnitTypeInfo> map = unitTypes.get(service);
+    return map == null ? List.of() : List.copyOf(map.values());
+  }
+
+  @Override
+  public synchronized long deleteUnitStatsBefore(long cutoffEpochMillis) {
+    checkOpen();
+    long before = unitStats.size();
+    unitStats.values().removeIf(s -> s.intervalStartEpochMillis() < cutoffEpochMillis);
+    return before - unitStats.size();
+  }
+
+  @Override
+  public synchronized long deleteViolationsBefore(long cutoffEpochMillis) {
+    checkOpen();
+    long before = violations.size();
+    violations.values().removeIf(v -> v.violation().detectedEpochMillis() < cutoffEpochMillis);
+    return before - violations.size();
   }
 
   @Override

@@ -5,6 +5,9 @@ import dev.whyslow.protocol.Label;
 import dev.whyslow.protocol.MalformedMessageException;
 import dev.whyslow.protocol.Run;
 import dev.whyslow.protocol.Site;
+import dev.whyslow.protocol.UnitStats;
+import dev.whyslow.protocol.UnitTypeInfo;
+import dev.whyslow.protocol.Violation;
 import dev.whyslow.protocol.WireWriter;
 import dev.whyslow.storage.RunIds;
 import dev.whyslow.storage.RunOrigin;
@@ -14,6 +17,12 @@ import dev.whyslow.storage.StoreException;
 import dev.whyslow.storage.StoreLimits;
 import dev.whyslow.storage.StoreStats;
 import dev.whyslow.storage.StoredRun;
+import dev.whyslow.storage.StoredThreshold;
+import dev.whyslow.storage.StoredUnitStats;
+import dev.whyslow.storage.StoredViolation;
+import dev.whyslow.storage.UnitStatsQuery;
+import dev.whyslow.storage.ViolationIds;
+import dev.whyslow.storage.ViolationQuery;
 import dev.whyslow.storage.WhyslowStore;
 import dev.whyslow.storage.rocksdb.internal.AgentStatsCodec;
 import dev.whyslow.storage.rocksdb.internal.BoundedIterator;
@@ -30,6 +39,7 @@ import dev.whyslow.storage.rocksdb.internal.ServiceCatalog;
 import dev.whyslow.storage.rocksdb.internal.SiteCodec;
 import dev.whyslow.storage.rocksdb.internal.StoreFormat;
 import dev.whyslow.storage.rocksdb.internal.StoreGuard;
+import dev.whyslow.storage.rocksdb.internal.UnitRecords;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -87,8 +97,10 @@ public final class RocksDbStore implements WhyslowStore {
   private final RunWriter runWriter;
   private final RunRelabeller relabeller;
   private final RunRetention retention;
+  private final UnitRecords units;
 
-  private RocksDbStore(RocksDbConfig config, RocksDbHandles handles, ServiceCatalog catalog) {
+  private RocksDbStore(
+      RocksDbConfig config, RocksDbHandles handles, ServiceCatalog catalog, UnitRecords units) {
     this.config = config;
     this.handles = handles;
     this.db = handles.db();
@@ -101,6 +113,7 @@ public final class RocksDbStore implements WhyslowStore {
     this.runWriter = new RunWriter(handles, catalog, writeLock);
     this.relabeller = new RunRelabeller(handles);
     this.retention = new RunRetention(handles, catalog, writeLock);
+    this.units = units;
   }
 
   /**
@@ -113,7 +126,7 @@ public final class RocksDbStore implements WhyslowStore {
     try {
       StoreFormat.checkOrInitialize(handles);
       ServiceCatalog catalog = ServiceCatalog.load(handles.db(), handles.family(ColumnFamily.META));
-      return new RocksDbStore(config, handles, catalog);
+      return new RocksDbStore(config, handles, catalog, UnitRecords.load(handles));
     } catch (RocksDBException | MalformedMessageException | RuntimeException e) {
       try {
         handles.close();
@@ -352,6 +365,116 @@ public final class RocksDbStore implements WhyslowStore {
             retentionLock.unlock();
           }
         });
+  }
+
+  // ---- units, thresholds, violations
+
+  @Override
+  public void putUnitStats(RunOrigin origin, UnitStats stats) {
+    StoreLimits.checkOrigin(origin);
+    StoreLimits.checkUnitStats(origin, stats);
+    guard.call(
+        "storing unit statistics of " + origin.service() + "/" + origin.instance(),
+        () -> {
+          units.putUnitStats(origin, stats);
+          return null;
+        });
+  }
+
+  @Override
+  public List<StoredUnitStats> unitStats(UnitStatsQuery query) {
+    return guard.call(
+        "reading unit statistics of service " + query.service(),
+        () ->
+            fitsInKey(query.service(), query.unitType().orElse(""))
+                ? List.copyOf(units.unitStats(query))
+                : List.of());
+  }
+
+  @Override
+  public void putThresholds(String service, Collection<StoredThreshold> thresholds) {
+    StoreLimits.checkService(service);
+    thresholds.forEach(t -> StoreLimits.checkUnitType(t.unitType()));
+    guard.call(
+        "storing thresholds of service " + service,
+        () -> {
+          units.putThresholds(service, thresholds);
+          return null;
+        });
+  }
+
+  @Override
+  public List<StoredThreshold> thresholds(String service) {
+    return guard.call(
+        "reading thresholds of service " + service,
+        () -> fitsInKey(service) ? List.copyOf(units.thresholds(service)) : List.of());
+  }
+
+  @Override
+  public List<StoredViolation> putViolations(RunOrigin origin, List<Violation> violations) {
+    StoreLimits.checkOrigin(origin);
+    violations.forEach(v -> StoreLimits.checkViolation(origin, v));
+    long[] ids =
+        guard.call(
+            "storing "
+                + violations.size()
+                + " violations of "
+                + origin.service()
+                + "/"
+                + origin.instance(),
+            () -> units.putViolations(origin, violations));
+    List<StoredViolation> stored = new ArrayList<>(ids.length);
+    for (int i = 0; i < ids.length; i++) {
+      stored.add(new StoredViolation(ids[i], origin, violations.get(i)));
+    }
+    return List.copyOf(stored);
+  }
+
+  @Override
+  public List<StoredViolation> violations(ViolationQuery query) {
+    return guard.call(
+        "reading violations of service " + query.service(),
+        () -> List.copyOf(units.violations(query)));
+  }
+
+  @Override
+  public Optional<StoredViolation> violation(long violationId) {
+    return guard.call(
+        "reading violation " + ViolationIds.format(violationId),
+        () -> units.violation(violationId));
+  }
+
+  @Override
+  public void putUnitTypes(String service, Collection<UnitTypeInfo> types) {
+    StoreLimits.checkService(service);
+    types.forEach(t -> StoreLimits.checkUnitType(t.name()));
+    guard.call(
+        "storing unit types of service " + service,
+        () -> {
+          units.putUnitTypes(service, types);
+          return null;
+        });
+  }
+
+  @Override
+  public List<UnitTypeInfo> unitTypes(String service) {
+    return guard.call(
+        "reading unit types of service " + service,
+        () -> fitsInKey(service) ? List.copyOf(units.unitTypes(service)) : List.of());
+  }
+
+  @Override
+  public long deleteUnitStatsBefore(long cutoffEpochMillis) {
+    return guard.call(
+        "deleting unit statistics before " + cutoffEpochMillis + " ms",
+        () -> units.deleteUnitStatsBefore(cutoffEpochMillis));
+  }
+
+  @Override
+  public long deleteViolationsBefore(long cutoffEpochMillis) {
+    return guard.call(
+        "deleting violations before " + cutoffEpochMillis + " ms",
+        () -> units.deleteViolationsBefore(cutoffEpochMillis));
   }
 
   @Override

@@ -15,13 +15,22 @@ import org.rocksdb.Slice;
  */
 public final class BoundedIterator implements AutoCloseable {
   private final Slice upperBound;
+  private final Slice lowerBound;
   private final ReadOptions options;
   private final RocksIterator iterator;
+  private final boolean reverse;
 
-  private BoundedIterator(Slice upperBound, ReadOptions options, RocksIterator iterator) {
+  private BoundedIterator(
+      Slice upperBound,
+      Slice lowerBound,
+      ReadOptions options,
+      RocksIterator iterator,
+      boolean reverse) {
     this.upperBound = upperBound;
+    this.lowerBound = lowerBound;
     this.options = options;
     this.iterator = iterator;
+    this.reverse = reverse;
   }
 
   /**
@@ -36,12 +45,39 @@ public final class BoundedIterator implements AutoCloseable {
       options = new ReadOptions().setIterateUpperBound(bound).setFillCache(fillCache);
       RocksIterator iterator = db.newIterator(cf, options);
       iterator.seek(from);
-      return new BoundedIterator(bound, options, iterator);
+      return new BoundedIterator(bound, null, options, iterator, false);
     } catch (RuntimeException e) {
       if (options != null) {
         options.close();
       }
       bound.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens an iterator over the same kind of range that walks it from the last key down to {@code
+   * from}: {@link #next()} moves to the previous key. Used for newest-first listings.
+   */
+  public static BoundedIterator reverse(
+      RocksDB db, ColumnFamilyHandle cf, byte[] from, byte[] toExclusive) {
+    Slice upper = new Slice(toExclusive);
+    Slice lower = null;
+    ReadOptions options = null;
+    try {
+      lower = new Slice(from);
+      options = new ReadOptions().setIterateUpperBound(upper).setIterateLowerBound(lower);
+      RocksIterator iterator = db.newIterator(cf, options);
+      iterator.seekToLast();
+      return new BoundedIterator(upper, lower, options, iterator, true);
+    } catch (RuntimeException e) {
+      if (options != null) {
+        options.close();
+      }
+      if (lower != null) {
+        lower.close();
+      }
+      upper.close();
       throw e;
     }
   }
@@ -58,8 +94,13 @@ public final class BoundedIterator implements AutoCloseable {
     return iterator.value();
   }
 
+  /** The next key in the iteration order (the previous key for a {@link #reverse} iterator). */
   public void next() {
-    iterator.next();
+    if (reverse) {
+      iterator.prev();
+    } else {
+      iterator.next();
+    }
   }
 
   /**
@@ -75,5 +116,8 @@ public final class BoundedIterator implements AutoCloseable {
     iterator.close();
     options.close();
     upperBound.close();
+    if (lowerBound != null) {
+      lowerBound.close();
+    }
   }
 }

@@ -15,6 +15,7 @@ public enum ColumnFamily {
   EXPERIMENTS("experiments", false),
   REPORTS("reports", false),
   AGENT_STATS("agent_stats", false),
+  UNIT_TYPES("unit_types", false),
   META("meta", false);
 
   private final String cfName;

@@ -12,6 +12,7 @@ public final class Keys {
   public static final byte META_FORMAT_VERSION = 0x01;
 
   public static final byte META_NEXT_SEQUENCE = 0x02;
+  public static final byte META_NEXT_VIOLATION_SEQUENCE = 0x03;
   public static final byte META_SERVICE = 0x10;
   public static final byte META_SERVICE_INSTANCE = 0x11;
   public static final byte META_SERVICE_VERSION = 0x12;
@@ -82,6 +83,23 @@ public final class Keys {
     return compose(-1, new String[] {service, instance, serviceVersion}, null);
   }
 
+  /** {@code unit_stats}: interval start millis, then service, unit type, instance. */
+  public static byte[] unitStats(
+      long intervalStartMillis, String service, String unitType, String instance) {
+    return withLeadingLong(
+        intervalStartMillis, compose(-1, new String[] {service, unitType, instance}, null));
+  }
+
+  /** {@code thresholds} and {@code unit_types}: service, then unit type. */
+  public static byte[] serviceUnitType(String service, String unitType) {
+    return compose(-1, new String[] {service, unitType}, null);
+  }
+
+  /** The prefix of one service's keys in {@code thresholds}, {@code unit_types} or sites. */
+  public static byte[] serviceName(String service) {
+    return compose(-1, new String[] {service}, null);
+  }
+
   public static byte[] meta(byte tag) {
     return new byte[] {tag};
   }
@@ -132,6 +150,13 @@ public final class Keys {
       }
     }
     return null;
+  }
+
+  private static byte[] withLeadingLong(long v, byte[] rest) {
+    byte[] out = new byte[8 + rest.length];
+    putLong(out, 0, v);
+    System.arraycopy(rest, 0, out, 8, rest.length);
+    return out;
   }
 
   private static int length(byte[] key, int p) {

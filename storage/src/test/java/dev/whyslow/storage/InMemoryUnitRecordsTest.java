@@ -1,0 +1,10 @@
+package dev.whyslow.storage;
+
+import java.nio.file.Path;
+
+class InMemoryUnitRecordsTest extends UnitRecordsContract {
+  @Override
+  protected WhyslowStore openStore(Path dir) {
+    return new InMemoryStore();
+  }
+}
