@@ -126,6 +126,7 @@ public final class Probes {
       ifeq(0, s, 0);
       s.currentRun.get(0);
       AgentErrors.count();
+      Units.warmUp(s);
     } finally {
       s.currentRun = saved;
       s.agent = wasAgent;

@@ -29,6 +29,18 @@ public final class ThreadState {
    */
   RunCounts currentRun;
 
+  /**
+   * Frames of depth-counted methods on this thread's stack. Each keeps its own depth in a local and
+   * puts it back at returns, throws and handlers, so an exception never leaves it wrong.
+   */
+  public int depth;
+
+  /** The running unit, or {@code null}: the only thing a method entry checks besides depth. */
+  UnitState unit;
+
+  /** This thread's reusable unit state, created at its first unit. */
+  UnitState unitState;
+
   /** SplitMix64 state; per thread so drawing needs no synchronisation and no java.util class. */
   private long seed;
 

@@ -27,6 +27,7 @@ import java.util.List;
  * @param shutdownFlushTimeoutMillis how long the JVM exit waits to send the last runs
  * @param log stderr verbosity
  * @param dump file the final process run and site table are written to at exit, or {@code ""}
+ * @param units units of work, their types, thresholds and violations
  */
 public record AgentConfig(
     boolean enabled,
@@ -48,7 +49,8 @@ public record AgentConfig(
     int maxPredicates,
     long shutdownFlushTimeoutMillis,
     LogLevel log,
-    String dump) {
+    String dump,
+    UnitSettings units) {
 
   public AgentConfig {
     include = List.copyOf(include);
@@ -83,6 +85,8 @@ public record AgentConfig(
         + probes
         + ", label="
         + label.spelling()
+        + ", units="
+        + (units.enabled() ? "on" : "off")
         + "]";
   }
 }

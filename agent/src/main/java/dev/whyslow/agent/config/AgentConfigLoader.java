@@ -48,6 +48,14 @@ public final class AgentConfigLoader {
     DEFAULTS.put("shutdown.flush.timeout.ms", "2000");
     DEFAULTS.put("log", "warn");
     DEFAULTS.put("dump", "");
+    DEFAULTS.put("units", "on");
+    DEFAULTS.put("units.training.units", "400");
+    DEFAULTS.put("units.training.share", "0.25");
+    DEFAULTS.put("units.stats.interval", "10s");
+    DEFAULTS.put("units.runs", "sampled");
+    DEFAULTS.put("units.watchdog.interval", "1s");
+    DEFAULTS.put("units.declare", "");
+    DEFAULTS.put("units.audit.share", "0");
     DEFAULTS.put("config", "");
   }
 
@@ -134,7 +142,16 @@ public final class AgentConfigLoader {
             p.positiveInt("max.predicates"),
             p.nonNegativeLong("shutdown.flush.timeout.ms"),
             p.logLevel("log"),
-            p.string("dump"));
+            p.string("dump"),
+            new UnitSettings(
+                p.onOff("units"),
+                p.positiveInt("units.training.units"),
+                p.share("units.training.share"),
+                p.durationMillis("units.stats.interval"),
+                p.choice("units.runs", "sampled", "all").equals("all"),
+                p.durationMillis("units.watchdog.interval"),
+                p.declaredMethods("units.declare"),
+                p.share("units.audit.share")));
     return new Result(config, problems);
   }
 

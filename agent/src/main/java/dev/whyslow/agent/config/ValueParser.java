@@ -149,6 +149,98 @@ final class ValueParser {
     return Integer.parseInt(defaults.get(key));
   }
 
+  /** {@code on}/{@code off} (also {@code true}/{@code false}). */
+  boolean onOff(String key) {
+    String v = value(key).trim().toLowerCase(Locale.ROOT);
+    if (v.equals("on") || v.equals("true")) {
+      return true;
+    }
+    if (v.equals("off") || v.equals("false")) {
+      return false;
+    }
+    bad(key, "is not on or off");
+    return defaults.get(key).equals("on");
+  }
+
+  /** A share in [0, 1]: {@code 0.25} or {@code 1/4}. */
+  double share(String key) {
+    Double parsed = parseRate(value(key).trim());
+    if (parsed != null && parsed >= 0 && parsed <= 1.0) {
+      return parsed;
+    }
+    bad(key, "is not a share in [0, 1] (write 0.25 or 1/4)");
+    return parseRate(defaults.get(key));
+  }
+
+  /** One of {@code allowed}, lower case. */
+  String choice(String key, String... allowed) {
+    String v = value(key).trim().toLowerCase(Locale.ROOT);
+    for (String a : allowed) {
+      if (a.equals(v)) {
+        return a;
+      }
+    }
+    bad(key, "is not one of " + String.join(", ", allowed));
+    return defaults.get(key);
+  }
+
+  /** A positive duration: {@code 500ms}, {@code 10s}, {@code 2m}; a bare number is milliseconds. */
+  long durationMillis(String key) {
+    Long parsed = parseDurationMillis(value(key).trim().toLowerCase(Locale.ROOT));
+    if (parsed != null && parsed > 0) {
+      return parsed;
+    }
+    bad(key, "is not a duration > 0 (write 500ms, 10s or 2m)");
+    return parseDurationMillis(defaults.get(key));
+  }
+
+  /** {@code Class#method} entries, class names dotted. */
+  List<String> declaredMethods(String key) {
+    List<String> out = new ArrayList<>();
+    for (String piece : value(key).split(",")) {
+      String m = piece.trim().replace('/', '.');
+      if (m.isEmpty()) {
+        continue;
+      }
+      int hash = m.indexOf('#');
+      if (hash <= 0 || hash == m.length() - 1 || m.indexOf('#', hash + 1) >= 0) {
+        problems.add(
+            key
+                + " contains '"
+                + m
+                + "' ("
+                + source(key)
+                + "), which is not Class#method; it was ignored (write e.g."
+                + " com.acme.Worker#process)");
+        continue;
+      }
+      out.add(m);
+    }
+    return out;
+  }
+
+  private static Long parseDurationMillis(String text) {
+    long factor = 1;
+    String number = text;
+    if (text.endsWith("ms")) {
+      number = text.substring(0, text.length() - 2);
+    } else if (text.endsWith("s")) {
+      factor = 1_000;
+      number = text.substring(0, text.length() - 1);
+    } else if (text.endsWith("m")) {
+      factor = 60_000;
+      number = text.substring(0, text.length() - 1);
+    } else if (text.endsWith("h")) {
+      factor = 3_600_000;
+      number = text.substring(0, text.length() - 1);
+    }
+    try {
+      return Math.multiplyExact(Long.parseLong(number.trim().replace("_", "")), factor);
+    } catch (NumberFormatException | ArithmeticException e) {
+      return null;
+    }
+  }
+
   Label label(String key) {
     try {
       return Label.parse(value(key));

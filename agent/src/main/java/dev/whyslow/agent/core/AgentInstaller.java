@@ -49,8 +49,12 @@ public final class AgentInstaller {
       AgentRuntime runtime = new AgentRuntime(config, log, instrumentation);
       Probes.setProcessRun(config.processRun() ? runtime.processCounts() : null);
       WarmUp.transformOnce(config);
+      runtime.startUnits();
       instrumentation.addTransformer(runtime.transformer(), true);
       retransformLoaded(instrumentation, runtime.scope(), log);
+      if (config.units().enabled()) {
+        retransformExecutor(instrumentation, log);
+      }
       AgentRuntime.setCurrent(runtime);
       runtime.startBackground();
       log.info(
@@ -97,6 +101,22 @@ public final class AgentInstaller {
       }
     }
     log.debug("retransformed " + todo.size() + " already loaded classes in scope");
+  }
+
+  /**
+   * {@code ThreadPoolExecutor} is usually loaded before the agent; its {@code runWorker} is where
+   * executor tasks become units.
+   */
+  private static void retransformExecutor(Instrumentation instrumentation, AgentLog log) {
+    try {
+      instrumentation.retransformClasses(java.util.concurrent.ThreadPoolExecutor.class);
+    } catch (Throwable t) {
+      AgentErrors.report("retransforming ThreadPoolExecutor", t);
+      log.warn(
+          "could not wrap ThreadPoolExecutor ("
+              + t
+              + "); executor tasks are not timed as units, other units are");
+    }
   }
 
   private static void warnAboutExcludedIncludes(AgentConfig config, AgentLog log) {

@@ -3,6 +3,7 @@ package dev.whyslow.agent.core;
 import dev.whyslow.agent.bootstrap.AgentErrors;
 import dev.whyslow.agent.bootstrap.ChunkedRunCounts;
 import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.config.AgentConfig;
 import dev.whyslow.agent.instrument.ClassInstrumenter;
 import dev.whyslow.agent.instrument.InstrumentationCounters;
@@ -30,6 +31,9 @@ public final class AgentRuntime {
   private final AgentConfig config;
   private final AgentLog log;
   private final SiteRegistry registry;
+  private final MethodRegistry methods = new MethodRegistry();
+  private final UnitRecorder units;
+  private final UnitWorker unitWorker;
   private final ChunkedRunCounts processCounts;
   private final InstrumentationCounters counters = new InstrumentationCounters();
   private final Scope scope;
@@ -47,10 +51,20 @@ public final class AgentRuntime {
     this.registry = new SiteRegistry(config.maxPredicates());
     this.processCounts = new ChunkedRunCounts(registry.slotCapacity());
     this.scope = new Scope(config.include(), config.exclude());
-    ClassInstrumenter instrumenter = new ClassInstrumenter(registry, config.probes(), counters);
+    ClassInstrumenter instrumenter =
+        new ClassInstrumenter(
+            registry,
+            config.probes(),
+            counters,
+            methods,
+            config.units().enabled(),
+            config.units().declared());
     this.transformer =
         new ProbeTransformer(scope, instrumenter, counters, instrumentation, this::reportFailure);
     this.link = new TransportLink(config, log, this::stats);
+    this.units = new UnitRecorder(config.units(), registry, link, runSequence, log);
+    this.unitWorker = new UnitWorker(config.units(), units, link, () -> {});
+    link.onThresholds(units::setThresholds);
     this.startEpochMillis =
         ProcessHandle.current()
             .info()
@@ -82,6 +96,32 @@ public final class AgentRuntime {
 
   public InstrumentationCounters counters() {
     return counters;
+  }
+
+  public MethodRegistry methods() {
+    return methods;
+  }
+
+  /** Units timed since the agent started. */
+  public long unitsEnded() {
+    return units.unitsEnded.get();
+  }
+
+  /** Violations found since the agent started (guard, unit end and watchdog). */
+  public long violationsFound() {
+    return units.violationsFound.get();
+  }
+
+  UnitRecorder unitRecorder() {
+    return units;
+  }
+
+  /** Turns units on: from now on entry points and wait loops time units. */
+  void startUnits() {
+    if (config.units().enabled()) {
+      Units.install(units);
+      unitWorker.start();
+    }
   }
 
   Scope scope() {
@@ -165,6 +205,9 @@ public final class AgentRuntime {
       synchronized (wakeUp) {
         wakeUp.notifyAll();
       }
+      if (config.units().enabled()) {
+        unitWorker.stopAndFlush();
+      }
       Run run = null;
       if (config.processRun()) {
         run = snapshotProcessRun();
@@ -202,6 +245,15 @@ public final class AgentRuntime {
               + t.runsSent()
               + ", dropped "
               + t.runsDropped()
+              + ", units "
+              + units.unitsEnded.get()
+              + " (runs sent "
+              + units.unitRunsSent.get()
+              + ", violations "
+              + units.violationsFound.get()
+              + ", "
+              + counters.unitsWrapped()
+              + " places wrapped)"
               + ", agent errors "
               + AgentErrors.count());
     } catch (Throwable t) {

@@ -84,6 +84,27 @@ public final class SiteRegistry {
     return out;
   }
 
+  /**
+   * The site whose counters include {@code slot} (its own slot or one of its predicates'), or
+   * {@code null}. Sites are registered in slot order, so this is a binary search.
+   */
+  public synchronized Entry entryCovering(int slot) {
+    int lo = 0;
+    int hi = entries.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      Entry e = entries.get(mid);
+      if (slot < e.slot()) {
+        hi = mid - 1;
+      } else if (slot > e.slot() + e.site().kind().predicateCount()) {
+        lo = mid + 1;
+      } else {
+        return e;
+      }
+    }
+    return null;
+  }
+
   /** Every registered site, in index order. */
   public synchronized List<Entry> entries() {
     return List.copyOf(entries);

@@ -8,12 +8,15 @@ import dev.whyslow.agent.transport.TransportSettings;
 import dev.whyslow.agent.transport.TransportStats;
 import dev.whyslow.protocol.AgentStats;
 import dev.whyslow.protocol.Hello;
+import dev.whyslow.protocol.Message;
 import dev.whyslow.protocol.MessageCodec;
 import dev.whyslow.protocol.Run;
 import dev.whyslow.protocol.Site;
+import dev.whyslow.protocol.Threshold;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -21,7 +24,7 @@ import java.util.function.Supplier;
  * resolving the instance name may block), passes the daemon's commands to the probes, and keeps
  * counting drops even when the transport could not be created at all.
  */
-final class TransportLink {
+final class TransportLink implements UnitOutput {
   /** What reached the daemon and what did not. */
   record Counts(
       long runsSent,
@@ -34,6 +37,7 @@ final class TransportLink {
   private final AgentConfig config;
   private final AgentLog log;
   private final Supplier<AgentStats> stats;
+  private volatile Consumer<List<Threshold>> thresholds = list -> {};
   // Written once under the lock in start(), read without it: calls into the transport never hold
   // our lock, so the transport may call the stats supplier from under its own locks.
   private volatile AgentTransport transport;
@@ -80,7 +84,7 @@ final class TransportLink {
               defaults.fatalBackoffMillis(),
               defaults.maxFrameBytes());
       AgentTransport created =
-          new AgentTransport(settings, new Commands(log), stats, Probes::markAgentThread);
+          new AgentTransport(settings, new Commands(log, this), stats, Probes::markAgentThread);
       created.start();
       transport = created;
       log.info("agent started for service " + config.service() + " (" + instance + ")");
@@ -103,7 +107,19 @@ final class TransportLink {
     }
   }
 
-  boolean offerRun(Run run) {
+  /** Where the daemon's thresholds go; set before {@link #start}. */
+  void onThresholds(Consumer<List<Threshold>> consumer) {
+    thresholds = consumer;
+  }
+
+  @Override
+  public boolean offerMessage(Message message) {
+    AgentTransport t = transport;
+    return t != null && t.offerMessage(message);
+  }
+
+  @Override
+  public boolean offerRun(Run run) {
     AgentTransport t = transport;
     if (t == null) {
       localDrops.incrementAndGet();
@@ -133,9 +149,16 @@ final class TransportLink {
   /** The daemon's commands, applied to the probes. */
   private static final class Commands implements CommandListener {
     private final AgentLog log;
+    private final TransportLink link;
 
-    Commands(AgentLog log) {
+    Commands(AgentLog log, TransportLink link) {
       this.log = log;
+      this.link = link;
+    }
+
+    @Override
+    public void onThresholds(List<Threshold> list) {
+      link.thresholds.accept(list);
     }
 
     @Override

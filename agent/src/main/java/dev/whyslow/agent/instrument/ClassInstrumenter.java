@@ -1,6 +1,7 @@
 package dev.whyslow.agent.instrument;
 
 import dev.whyslow.agent.config.ProbeSet;
+import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
 import dev.whyslow.protocol.Site;
 import java.util.ArrayList;
@@ -11,13 +12,18 @@ import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodTooLargeException;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
- * Turns one class file into its instrumented form: plans the probe points of every method,
- * registers their sites, and rewrites the methods. A method that cannot be analysed, or that would
- * grow past the 64 KiB code limit, is left as it was; the class is still instrumented.
+ * Turns one class file into its instrumented form: marks where units begin and end ({@link
+ * UnitWrapper}), plans the probe points of every method, registers their sites, and rewrites the
+ * methods with probes or calls (depth count). A class outside the scope only gets its unit wrappers
+ * ({@link #wrapUnitsOnly}). A method that cannot be analysed, or that would grow past the 64 KiB
+ * code limit, is left as it was; the class is still instrumented.
  */
 public final class ClassInstrumenter {
   private static final int MAX_ATTEMPTS = 4;
@@ -25,12 +31,54 @@ public final class ClassInstrumenter {
   private final SiteRegistry registry;
   private final ProbeSet probes;
   private final InstrumentationCounters counters;
+  private final MethodRegistry methods;
+  private final UnitWrapper units;
 
+  /** Probes and depth count only, no unit wrappers. */
   public ClassInstrumenter(
       SiteRegistry registry, ProbeSet probes, InstrumentationCounters counters) {
+    this(registry, probes, counters, new MethodRegistry(), false, List.of());
+  }
+
+  /**
+   * @param units whether units are wrapped ({@code units=on})
+   * @param declared methods declared as units, {@code com.acme.Worker#process}
+   */
+  public ClassInstrumenter(
+      SiteRegistry registry,
+      ProbeSet probes,
+      InstrumentationCounters counters,
+      MethodRegistry methods,
+      boolean units,
+      List<String> declared) {
     this.registry = registry;
     this.probes = probes;
     this.counters = counters;
+    this.methods = methods;
+    this.units = units ? new UnitWrapper(true, declared) : UnitWrapper.disabled();
+  }
+
+  /** Whether a class outside the scope may hold a unit entry point; a cheap check of its bytes. */
+  public boolean mightWrapUnits(String internalName, byte[] classFile) {
+    return units.mightWrap(internalName, classFile);
+  }
+
+  /**
+   * A class outside the scope with its unit entry points wrapped, or {@code null} when it has none.
+   */
+  public byte[] wrapUnitsOnly(byte[] classFile) {
+    ClassReader reader = new ClassReader(classFile);
+    ClassNode node = new ClassNode();
+    reader.accept(node, ClassReader.EXPAND_FRAMES);
+    int wrapped = units.wrap(node, false);
+    if (wrapped == 0) {
+      return null;
+    }
+    ClassWriter writer = new ClassWriter(reader, 0);
+    node.accept(writer);
+    byte[] out = writer.toByteArray();
+    counters.unitsWrapped.addAndGet(wrapped);
+    return out;
   }
 
   /**
@@ -63,6 +111,7 @@ public final class ClassInstrumenter {
       return null;
     }
     String className = node.name.replace('/', '.');
+    int wrapped = units.wrap(node, true);
     List<MethodNode> methods = new ArrayList<>();
     List<List<ProbePoint>> plans = new ArrayList<>();
     List<ProbeFrames> frames = new ArrayList<>();
@@ -87,7 +136,7 @@ public final class ClassInstrumenter {
         continue;
       }
       points.removeIf(point -> !methodFrames.known(point.insn())); // dead code
-      if (!points.isEmpty()) {
+      if (!points.isEmpty() || hasCalls(method)) {
         methods.add(method);
         plans.add(points);
         frames.add(methodFrames);
@@ -96,7 +145,7 @@ public final class ClassInstrumenter {
         }
       }
     }
-    if (methods.isEmpty()) {
+    if (methods.isEmpty() && wrapped == 0) {
       return null;
     }
     int[] slots = registry.registerAll(sites);
@@ -110,7 +159,9 @@ public final class ClassInstrumenter {
       int[] methodSlots = new int[points.size()];
       System.arraycopy(slots, next, methodSlots, 0, methodSlots.length);
       next += methodSlots.length;
-      MethodRewriter.rewrite(methods.get(m), points, methodSlots, frames.get(m));
+      MethodNode method = methods.get(m);
+      int methodId = this.methods.idOf(className, method.name, method.desc);
+      MethodRewriter.rewrite(method, points, methodSlots, frames.get(m), methodId);
     }
     // No COMPUTE_* flags: max stack and locals are adjusted by hand and the expanded frames are
     // written back compressed, so ASM never needs to load classes to merge types.
@@ -118,6 +169,17 @@ public final class ClassInstrumenter {
     node.accept(writer);
     byte[] out = writer.toByteArray();
     counters.classesInstrumented.incrementAndGet();
+    counters.unitsWrapped.addAndGet(wrapped);
     return out;
+  }
+
+  /** Whether the method calls anything: then it counts depth even without probe points. */
+  private static boolean hasCalls(MethodNode method) {
+    for (AbstractInsnNode insn : method.instructions) {
+      if (insn instanceof MethodInsnNode || insn instanceof InvokeDynamicInsnNode) {
+        return true;
+      }
+    }
+    return false;
   }
 }

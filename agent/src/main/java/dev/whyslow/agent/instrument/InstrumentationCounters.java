@@ -10,6 +10,12 @@ public final class InstrumentationCounters {
   final AtomicLong methodsSkipped = new AtomicLong();
   final AtomicLong nestedLoadsSkipped = new AtomicLong();
   final AtomicLong transformNanos = new AtomicLong();
+  final AtomicLong unitsWrapped = new AtomicLong();
+
+  /** Unit entry points, executor task calls and wait loops wrapped. */
+  public long unitsWrapped() {
+    return unitsWrapped.get();
+  }
 
   /** Classes the agent changed. */
   public long classesInstrumented() {

@@ -49,7 +49,7 @@ final class MethodPlanner {
   static boolean instrumentable(MethodNode method) {
     return (method.access & (ACC_ABSTRACT | ACC_NATIVE | ACC_BRIDGE)) == 0
         && method.instructions.size() > 0
-        && method.maxLocals < 0xFFFE; // room for the state and countdown locals
+        && method.maxLocals < 0xFFFD; // room for the state, countdown and depth locals
   }
 
   /**

@@ -20,13 +20,14 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
- * Inserts the planned probes into one method. Two new locals go after all existing ones, so no
- * existing local moves: the thread state and the countdown, copied from the state's {@code
- * countdown} at entry. Each probe decrements the local and, only when it reaches zero, copies the
- * operands and calls the sampled path in {@code SampledProbes}, which returns the next countdown;
- * so the unsampled path is a register decrement and a branch, with no memory traffic and nothing on
- * the stack for C2 to keep alive. Every existing frame gets the two locals appended and each probe
- * adds one frame where its sampled path rejoins ({@link ProbeFrames}).
+ * Inserts the planned probes and the depth count into one method. Three new locals go after all
+ * existing ones, so no existing local moves: the thread state, the countdown, copied from the
+ * state's {@code countdown} at entry, and the frame's depth. Each probe decrements the local and,
+ * only when it reaches zero, copies the operands and calls the sampled path in {@code
+ * SampledProbes}, which returns the next countdown; so the unsampled path is a register decrement
+ * and a branch, with no memory traffic and nothing on the stack for C2 to keep alive. Every
+ * existing frame gets the two locals appended and each probe adds one frame where its sampled path
+ * rejoins ({@link ProbeFrames}).
  *
  * <p>The field stays the truth across calls: the local is written back before every call, return
  * and {@code athrow}, and read again after every call and at every exception handler. Two small
@@ -42,6 +43,8 @@ import org.objectweb.asm.tree.VarInsnNode;
 final class MethodRewriter {
   static final String PROBES = "dev/whyslow/agent/bootstrap/Probes";
   static final String SAMPLED = "dev/whyslow/agent/bootstrap/SampledProbes";
+  static final String UNITS = "dev/whyslow/agent/bootstrap/Units";
+  private static final String DEPTH = "depth";
   private static final String COUNTDOWN = "countdown";
 
   private MethodRewriter() {}
@@ -57,13 +60,22 @@ final class MethodRewriter {
   }
 
   /**
+   * Inserts the probes and the depth count. A third new local keeps the frame's depth ({@code
+   * Units.enter} returns it at entry): the thread's depth is set back to it at every handler and to
+   * one less before every return and {@code athrow}, so an exception never leaves it wrong. A
+   * method without probe points (only calls) gets the depth count alone.
+   *
    * @param slots the counter slot of each point's site, in the same order as {@code points}
    * @param frames the frame before each point, every one of them {@link ProbeFrames#known}
+   * @param methodId the method's dense id, passed to {@code Units.enter}
    */
-  static void rewrite(MethodNode method, List<ProbePoint> points, int[] slots, ProbeFrames frames) {
+  static void rewrite(
+      MethodNode method, List<ProbePoint> points, int[] slots, ProbeFrames frames, int methodId) {
     InsnList insns = method.instructions;
+    boolean probes = !points.isEmpty();
     int state = method.maxLocals;
     int countdown = state + 1;
+    int depth = state + 2;
     List<AbstractInsnNode> calls = new ArrayList<>();
     List<AbstractInsnNode> exits = new ArrayList<>();
     for (AbstractInsnNode insn : insns) {
@@ -78,21 +90,30 @@ final class MethodRewriter {
     }
     // Handlers first, so a handler whose first instruction has a probe reloads before it.
     for (TryCatchBlockNode tcb : method.tryCatchBlocks) {
-      insns.insertBefore(firstInstruction(tcb.handler), reload(state, countdown));
+      AbstractInsnNode first = firstInstruction(tcb.handler);
+      if (probes) {
+        insns.insertBefore(first, reload(state, countdown));
+      }
+      insns.insertBefore(first, setDepth(state, depth, 0));
     }
-    int extraStack = 2; // the write-back: state and countdown above whatever the call or exit had
+    int extraStack = 3; // the depth restore: state, depth and 1 above whatever an exit had
     for (int i = 0; i < points.size(); i++) {
       ProbePoint point = points.get(i);
       insns.insertBefore(
           point.insn(), probe(point, slots[i], frames.before(point.insn()), state, countdown));
       extraStack = Math.max(extraStack, point.extraStack());
     }
-    for (AbstractInsnNode call : calls) {
-      insns.insertBefore(call, writeBack(state, countdown));
-      insns.insert(call, reload(state, countdown));
+    if (probes) {
+      for (AbstractInsnNode call : calls) {
+        insns.insertBefore(call, writeBack(state, countdown));
+        insns.insert(call, reload(state, countdown));
+      }
     }
     for (AbstractInsnNode exit : exits) {
-      insns.insertBefore(exit, writeBack(state, countdown)); // after a return's probe
+      if (probes) {
+        insns.insertBefore(exit, writeBack(state, countdown)); // after a return's probe
+      }
+      insns.insertBefore(exit, setDepth(state, depth, -1));
     }
     InsnList prologue = new InsnList();
     // stack: (empty, method entry)
@@ -105,8 +126,15 @@ final class MethodRewriter {
     prologue.add(new FieldInsnNode(Opcodes.GETFIELD, MethodPlanner.STATE, COUNTDOWN, "I"));
     prologue.add(new VarInsnNode(Opcodes.ISTORE, countdown));
     // stack: (empty)
+    prologue.add(new VarInsnNode(Opcodes.ALOAD, state));
+    prologue.add(pushInt(methodId));
+    prologue.add(
+        new MethodInsnNode(
+            Opcodes.INVOKESTATIC, UNITS, "enter", "(L" + MethodPlanner.STATE + ";I)I", false));
+    prologue.add(new VarInsnNode(Opcodes.ISTORE, depth));
+    // stack: (empty)
     insns.insert(prologue);
-    method.maxLocals = countdown + 1;
+    method.maxLocals = depth + 1;
     method.maxStack += extraStack;
   }
 
@@ -143,6 +171,21 @@ final class MethodRewriter {
               Opcodes.F_NEW, locals.size(), locals.toArray(), stack.size(), stack.toArray()));
     }
     return probe;
+  }
+
+  /** {@code state.depth = d + delta}: this frame's depth (0) or its caller's (-1). */
+  private static InsnList setDepth(int state, int depth, int delta) {
+    InsnList list = new InsnList();
+    // stack: ...
+    list.add(new VarInsnNode(Opcodes.ALOAD, state));
+    list.add(new VarInsnNode(Opcodes.ILOAD, depth));
+    if (delta != 0) {
+      list.add(pushInt(-delta));
+      list.add(new InsnNode(Opcodes.ISUB));
+    }
+    // stack: ..., state, d + delta
+    list.add(new FieldInsnNode(Opcodes.PUTFIELD, MethodPlanner.STATE, DEPTH, "I"));
+    return list;
   }
 
   /** {@code state.countdown = cd}: the field is the truth while other code runs. */
@@ -194,9 +237,12 @@ final class MethodRewriter {
     }
   }
 
-  /** The frame's locals padded with TOP up to slot {@code state}, then the state and countdown. */
+  /**
+   * The frame's locals padded with TOP up to slot {@code state}, then the state, countdown and
+   * depth.
+   */
   private static List<Object> withLocals(List<Object> locals, int state) {
-    List<Object> out = new ArrayList<>(state + 2);
+    List<Object> out = new ArrayList<>(state + 3);
     int slots = 0;
     if (locals != null) {
       for (Object local : locals) {
@@ -210,6 +256,7 @@ final class MethodRewriter {
       slots++;
     }
     out.add(MethodPlanner.STATE);
+    out.add(Opcodes.INTEGER);
     out.add(Opcodes.INTEGER);
     return out;
   }

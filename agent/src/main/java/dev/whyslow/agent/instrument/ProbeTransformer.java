@@ -11,9 +11,9 @@ import java.util.function.BiConsumer;
 
 /**
  * The agent's class file transformer: instruments classes in {@link Scope} as they load or are
- * retransformed. It never throws into the class loader: a failure leaves the class as it was and is
- * counted and reported once. Classes loaded by its own work are left alone to avoid
- * class-circularity errors.
+ * retransformed, and wraps unit entry points in any other class (libraries, the JDK's executor). It
+ * never throws into the class loader: a failure leaves the class as it was and is counted and
+ * reported once. Classes loaded by its own work are left alone to avoid class-circularity errors.
  */
 public final class ProbeTransformer implements ClassFileTransformer {
   private final Scope scope;
@@ -50,7 +50,13 @@ public final class ProbeTransformer implements ClassFileTransformer {
       Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain,
       byte[] classfileBuffer) {
-    if (className == null || !scope.includes(className)) {
+    if (className == null) {
+      return null;
+    }
+    boolean inScope = scope.includes(className);
+    if (!inScope
+        && (!instrumenter.mightWrapUnits(className, classfileBuffer)
+            || Scope.neverInstrumented(className))) {
       return null;
     }
     if (transforming.get() != null) {
@@ -61,7 +67,10 @@ public final class ProbeTransformer implements ClassFileTransformer {
     boolean wasAgent = Probes.enterAgentWork();
     long start = System.nanoTime();
     try {
-      byte[] out = instrumenter.instrument(classfileBuffer);
+      byte[] out =
+          inScope
+              ? instrumenter.instrument(classfileBuffer)
+              : instrumenter.wrapUnitsOnly(classfileBuffer);
       if (out != null) {
         ensureReadsProbes(module);
       }

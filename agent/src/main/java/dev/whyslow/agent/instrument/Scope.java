@@ -48,6 +48,11 @@ public final class Scope {
         && !anyMatches(ALWAYS_EXCLUDED, name);
   }
 
+  /** Whether the class is one the agent never changes, whatever the configuration. */
+  public static boolean neverInstrumented(String className) {
+    return className == null || anyMatches(ALWAYS_EXCLUDED, className.replace('/', '.'));
+  }
+
   /** Whether nothing at all can be instrumented. */
   public boolean isEmpty() {
     return includes.isEmpty();

@@ -1,6 +1,7 @@
 package dev.whyslow.agent.transport;
 
 import dev.whyslow.protocol.AgentStats;
+import dev.whyslow.protocol.Message;
 import dev.whyslow.protocol.Run;
 import dev.whyslow.protocol.Site;
 import io.netty.channel.EventLoopGroup;
@@ -180,6 +181,19 @@ public final class AgentTransport implements AutoCloseable {
   }
 
   /**
+   * Queues a message other than a run (unit statistics, violations, unit types) without blocking.
+   * Returns {@code false} when it was dropped: too many wait, or the transport is closed.
+   */
+  public boolean offerMessage(Message message) {
+    try {
+      return message != null && !closed.get() && outbox.offerMessage(message);
+    } catch (Throwable t) {
+      counters.error("queueing a message failed: " + t);
+      return false;
+    }
+  }
+
+  /**
    * Sends what is queued and closes, for the JVM's shutdown hook. Waits for the daemon (connecting
    * if need be) and for the writes to complete, but never longer than {@code timeout} in total;
    * then shuts the event loop down without a quiet period. Runs still queued count as dropped, and
@@ -214,6 +228,7 @@ public final class AgentTransport implements AutoCloseable {
         }
       }
       counters.runsDropped.add(outbox.drainAll());
+      outbox.drainMessages();
       summarize(connected);
       if (interrupted) {
         Thread.currentThread().interrupt();

@@ -2,6 +2,7 @@ package dev.whyslow.agent.transport;
 
 import dev.whyslow.protocol.SetEnabled;
 import dev.whyslow.protocol.SetSamplingRate;
+import dev.whyslow.protocol.SetThresholds;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
@@ -37,6 +38,12 @@ final class CommandHandler extends ChannelInboundHandlerAdapter {
         listener.onEnabled(command.enabled());
       } catch (Throwable t) {
         listenerFailed("set-enabled " + command.enabled(), t);
+      }
+    } else if (msg instanceof SetThresholds command) {
+      try {
+        listener.onThresholds(command.thresholds());
+      } catch (Throwable t) {
+        listenerFailed("set-thresholds (" + command.thresholds().size() + " thresholds)", t);
       }
     } else {
       String type = msg.getClass().getSimpleName();

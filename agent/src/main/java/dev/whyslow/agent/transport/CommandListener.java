@@ -1,5 +1,8 @@
 package dev.whyslow.agent.transport;
 
+import dev.whyslow.protocol.Threshold;
+import java.util.List;
+
 /**
  * Receives the daemon's commands. Called on the transport thread, so implementations must be quick
  * and must not block; an exception thrown here is caught and counted, never propagated.
@@ -10,6 +13,9 @@ public interface CommandListener {
 
   /** The kill switch: {@code false} turns every probe into a no-op. */
   void onEnabled(boolean enabled);
+
+  /** The thresholds of the agent's service, replacing the previous set. */
+  default void onThresholds(List<Threshold> thresholds) {}
 
   /** A listener that ignores every command. */
   CommandListener NOOP =

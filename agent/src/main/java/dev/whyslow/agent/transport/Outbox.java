@@ -1,11 +1,13 @@
 package dev.whyslow.agent.transport;
 
+import dev.whyslow.protocol.Message;
 import dev.whyslow.protocol.Run;
 import dev.whyslow.protocol.Site;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -13,7 +15,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * every site announced so far. It outlives connections; the transport thread is its only consumer.
  */
 final class Outbox {
+  /** Most other messages (unit statistics, violations, unit types) waiting; more are dropped. */
+  static final int MESSAGE_CAPACITY = 256;
+
   private final int capacity;
+  private final ConcurrentLinkedQueue<Message> messages = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger messageCount = new AtomicInteger();
   private final int batchMaxRuns;
   private final ConcurrentLinkedDeque<Run> runs = new ConcurrentLinkedDeque<>();
   // Counted separately because ConcurrentLinkedDeque.size() walks the whole deque.
@@ -60,7 +67,38 @@ final class Outbox {
   }
 
   boolean isEmpty() {
-    return runs.isEmpty();
+    return runs.isEmpty() && messages.isEmpty();
+  }
+
+  /** Queues a message other than a run unless too many wait; never blocks. */
+  boolean offerMessage(Message message) {
+    if (messageCount.incrementAndGet() > MESSAGE_CAPACITY) {
+      messageCount.decrementAndGet();
+      return false;
+    }
+    messages.offer(message);
+    Runnable signal = onBatchReady;
+    if (signal != null) {
+      signal.run();
+    }
+    return true;
+  }
+
+  Message pollMessage() {
+    Message m = messages.poll();
+    if (m != null) {
+      messageCount.decrementAndGet();
+    }
+    return m;
+  }
+
+  /** Empties the message queue and says how many were in it; they are lost. */
+  int drainMessages() {
+    int drained = 0;
+    while (pollMessage() != null) {
+      drained++;
+    }
+    return drained;
   }
 
   /** Empties the queue and says how many runs were in it; they are lost. */

@@ -2,6 +2,7 @@ package dev.whyslow.agent.transport;
 
 import dev.whyslow.protocol.AgentStats;
 import dev.whyslow.protocol.HelloOk;
+import dev.whyslow.protocol.Message;
 import dev.whyslow.protocol.Run;
 import dev.whyslow.protocol.RunBatch;
 import dev.whyslow.protocol.Site;
@@ -142,6 +143,15 @@ final class RunSender extends ChannelInboundHandlerAdapter {
       while (ctx.channel().isWritable()) {
         if (sitesSent < outbox.siteCount()) {
           writeSites();
+          wrote = true;
+          continue;
+        }
+        Message message = outbox.pollMessage();
+        if (message != null) {
+          while (sitesSent < outbox.siteCount()) {
+            writeSites();
+          }
+          ctx.write(message).addListener(this::checkWritten);
           wrote = true;
           continue;
         }

@@ -1,0 +1,374 @@
+package dev.whyslow.agent.bootstrap;
+
+/**
+ * Units of work as instrumented code sees them. The agent's wrappers call {@link #begin}/{@link
+ * #end} around entry points (handlers, executor tasks), {@link #beforeWait}/{@link #afterWait}
+ * around the wait call of an event loop, and every depth-counted method calls {@link #enter} at
+ * entry. Nested entry points do not start a second unit: the innermost names it and becomes the
+ * depth base, the time runs from the outermost start. Nothing here throws into the application or
+ * allocates per unit on the common path; java.lang only, as everything in this package.
+ */
+public final class Units {
+  /** Frames of the agent itself at the top of a captured stack are left out. */
+  private static final String AGENT_PACKAGE = "dev.whyslow.agent.";
+
+  /** The deepest stack a violation carries ({@code Violation.MAX_FRAMES}). */
+  public static final int MAX_FRAMES = 128;
+
+  /** Method entries one traced unit keeps; later ones are dropped and the trace marked. */
+  public static final int TRACE_CAPACITY = 4096;
+
+  private static volatile UnitListener listener;
+
+  /** Units traced for training: a unit is traced when a 31-bit draw is below this; 0 = none. */
+  private static volatile int traceBelow;
+
+  private static UnitState[] states = new UnitState[16];
+  private static int stateCount;
+
+  private static final ClassValue<String> TASK_NAMES =
+      new ClassValue<String>() {
+        @Override
+        protected String computeValue(Class<?> type) {
+          return taskName(type.getName());
+        }
+      };
+
+  private Units() {}
+
+  /** Turns units on, reporting to {@code l}; {@code null} turns them off. */
+  public static void install(UnitListener l) {
+    listener = l;
+  }
+
+  /** The share of units whose method entries are traced, in [0, 1]. */
+  public static void setTraceShare(double share) {
+    double clamped = share <= 0 ? 0 : share >= 1 ? 1 : share;
+    traceBelow = clamped >= 1 ? Integer.MAX_VALUE : (int) (clamped * Integer.MAX_VALUE);
+  }
+
+  /** Initialises and links the unit classes, so the first unit never does it; see Probes.warmUp. */
+  static void warmUp(ThreadState s) {
+    int depth = s.depth;
+    enter(s, 0);
+    s.depth = depth;
+    UnitState scratch = new UnitState(Thread.currentThread());
+    scratch.publish(1);
+    scratch.claim(1, 1);
+    scratch.counts.increment(1);
+    scratch.counts.clear();
+    UnitType.setThresholds(new long[0]);
+    new UnitType("warm-up", 0, null).thresholdNanos();
+    taskName(TASK_NAMES.get(Units.class));
+    snapshot();
+  }
+
+  // ---- called by instrumented code ----
+
+  /**
+   * At the entry of every depth-counted method: one more frame on this thread; returns the frame's
+   * depth, which the method keeps in a local to restore at returns, throws and handlers. Small
+   * enough for the JIT to inline; the rest runs only inside a unit.
+   */
+  public static int enter(ThreadState s, int methodId) {
+    int d = s.depth + 1;
+    s.depth = d;
+    if (s.unit != null) {
+      entered(s, methodId, d);
+    }
+    return d;
+  }
+
+  /** An entry point's body starts ({@code Class.method} names it). */
+  public static void begin(String entryPoint) {
+    begin(entryPoint, UnitState.ENTRY);
+  }
+
+  /** An executor task's {@code run()} is about to be called. */
+  public static void beginTask(Object task) {
+    if (listener == null || task == null) {
+      return;
+    }
+    try {
+      begin(TASK_NAMES.get(task.getClass()), UnitState.ENTRY);
+    } catch (Throwable t) {
+      AgentErrors.report("starting an executor task's unit", t);
+    }
+  }
+
+  /** The entry point's body returned or threw. */
+  public static void end() {
+    try {
+      if (listener == null) {
+        return;
+      }
+      ThreadState s = Probes.state();
+      UnitState u = s.unitState;
+      if (u == null || s.busy) {
+        return;
+      }
+      if (u.nest > 0) {
+        u.nest--;
+      }
+      if (u.nest == 0 && u.active) {
+        finish(s, u, System.nanoTime());
+      }
+    } catch (Throwable t) {
+      AgentErrors.report("ending a unit", t);
+    }
+  }
+
+  /** An event loop is about to wait for work: waiting is never part of a unit. */
+  public static void beforeWait() {
+    try {
+      if (listener == null) {
+        return;
+      }
+      ThreadState s = Probes.state();
+      UnitState u = s.unitState;
+      if (u != null && u.active && !s.busy) {
+        finish(s, u, System.nanoTime());
+      }
+    } catch (Throwable t) {
+      AgentErrors.report("ending a unit before a wait", t);
+    }
+  }
+
+  /** The wait of the event loop in {@code loop} returned: the next iteration is a unit. */
+  public static void afterWait(String loop) {
+    begin(loop, UnitState.LOOP);
+  }
+
+  /** A method with a wrapped wait loop returns: the loop's last unit ends with it. */
+  public static void loopExit() {
+    try {
+      if (listener == null) {
+        return;
+      }
+      ThreadState s = Probes.state();
+      UnitState u = s.unitState;
+      if (u != null && u.active && u.kind == UnitState.LOOP && u.baseDepth >= s.depth) {
+        finish(s, u, System.nanoTime());
+      }
+    } catch (Throwable t) {
+      AgentErrors.report("ending a loop's unit", t);
+    }
+  }
+
+  static void begin(String entryPoint, int kind) {
+    try {
+      UnitListener l = listener;
+      if (l == null) {
+        return;
+      }
+      ThreadState s = Probes.state();
+      if (s.agent || s.busy) {
+        return;
+      }
+      UnitState u = s.unitState;
+      if (u == null) {
+        u = register(s);
+      }
+      if (u.active && s.depth < u.baseDepth) {
+        // Its entry frame is gone without an end (an exception out of a loop, a forgotten
+        // unitEnd): it ends now rather than run on forever.
+        finish(s, u, System.nanoTime());
+      }
+      if (kind != UnitState.LOOP) {
+        u.nest++;
+      }
+      if (u.active) {
+        if (kind != UnitState.LOOP) {
+          rebase(s, u, entryPoint, kind, l);
+        }
+        return;
+      }
+      start(s, u, entryPoint, kind, l);
+    } catch (Throwable t) {
+      AgentErrors.report("starting a unit", t);
+    }
+  }
+
+  // ---- the rest runs only inside units ----
+
+  private static void entered(ThreadState s, int methodId, int depth) {
+    UnitState u = s.unit;
+    if (u.tracing) {
+      u.trace(methodId, depth - u.baseDepth);
+    }
+  }
+
+  private static void start(
+      ThreadState s, UnitState u, String entryPoint, int kind, UnitListener l) {
+    UnitType type = typeOf(s, l, entryPoint);
+    u.kind = kind;
+    u.entryPoint = entryPoint;
+    u.entryType = type;
+    u.bestType = null;
+    u.baseDepth = s.depth;
+    u.counts.clear();
+    u.traceLength = 0;
+    u.traceOverflow = false;
+    int below = traceBelow;
+    u.tracing = below != 0 && (int) (s.nextLong() >>> 33) < below;
+    if (u.tracing && u.traceIds == null) {
+      u.traceIds = new int[TRACE_CAPACITY];
+      u.traceDepths = new int[TRACE_CAPACITY];
+    }
+    u.savedRun = s.currentRun;
+    s.currentRun = u.counts;
+    u.active = true;
+    u.startEpochMillis = System.currentTimeMillis();
+    u.startNanos = System.nanoTime();
+    u.publish(++u.unitSeq);
+    s.unit = u;
+  }
+
+  /** A nested entry point: it names the unit and its depth is the base from now on. */
+  private static void rebase(
+      ThreadState s, UnitState u, String entryPoint, int kind, UnitListener l) {
+    u.entryType = typeOf(s, l, entryPoint);
+    u.entryPoint = entryPoint;
+    u.kind = kind;
+    u.baseDepth = s.depth;
+    u.bestType = null;
+    u.traceLength = 0;
+    u.traceOverflow = false;
+  }
+
+  private static UnitType typeOf(ThreadState s, UnitListener l, String name) {
+    boolean wasBusy = s.busy;
+    s.busy = true;
+    try {
+      return l.typeOf(name);
+    } finally {
+      s.busy = wasBusy;
+    }
+  }
+
+  private static void finish(ThreadState s, UnitState u, long now) {
+    s.unit = null;
+    s.currentRun = u.savedRun;
+    u.savedRun = null;
+    u.active = false;
+    u.nest = 0;
+    boolean wasBusy = s.busy;
+    s.busy = true;
+    try {
+      long elapsed = now - u.startNanos;
+      UnitType type = u.currentType();
+      long threshold = type.thresholdNanos();
+      long runSequence = u.claimedRunSequence();
+      UnitListener l = listener;
+      if (l == null) {
+        return;
+      }
+      if (runSequence == 0 && threshold != UnitType.NO_THRESHOLD && elapsed > threshold) {
+        long candidate = l.nextRunSequence();
+        if (u.claim(u.unitSeq, candidate)) {
+          runSequence = candidate;
+          l.violation(u, type, elapsed, threshold, 2, stackOf(Thread.currentThread()), runSequence);
+        } else {
+          runSequence = u.claimedRunSequence();
+        }
+      }
+      l.unitEnded(u, type, elapsed, runSequence != 0, runSequence);
+    } catch (Throwable t) {
+      AgentErrors.report("ending a unit", t);
+    } finally {
+      u.publish(0);
+      u.counts.clear();
+      u.traceLength = 0;
+      u.tracing = false;
+      s.busy = wasBusy;
+    }
+  }
+
+  // ---- the watchdog ----
+
+  /**
+   * Checks every thread's running unit against its type's threshold and reports those over it that
+   * nobody reported yet, with their thread's stack. Called by the agent's watchdog thread; also
+   * forgets the units of threads that died.
+   */
+  public static void watch(long nowNanos) {
+    UnitListener l = listener;
+    if (l == null) {
+      return;
+    }
+    for (UnitState u : snapshot()) {
+      try {
+        long unit = u.unclaimedUnit();
+        if (unit == 0) {
+          continue;
+        }
+        UnitType type = u.currentType();
+        long threshold = type == null ? UnitType.NO_THRESHOLD : type.thresholdNanos();
+        long elapsed = nowNanos - u.startNanos;
+        if (threshold == UnitType.NO_THRESHOLD || elapsed <= threshold) {
+          continue;
+        }
+        long runSequence = l.nextRunSequence();
+        if (u.claim(unit, runSequence)) {
+          l.violation(u, type, elapsed, threshold, 3, stackOf(u.thread), runSequence);
+        }
+      } catch (Throwable t) {
+        AgentErrors.report("the unit watchdog", t);
+      }
+    }
+  }
+
+  /** Units of threads that are still alive; forgets the others. */
+  static synchronized UnitState[] snapshot() {
+    int live = 0;
+    for (int i = 0; i < stateCount; i++) {
+      if (states[i].thread.isAlive()) {
+        states[live++] = states[i];
+      }
+    }
+    for (int i = live; i < stateCount; i++) {
+      states[i] = null;
+    }
+    stateCount = live;
+    UnitState[] copy = new UnitState[live];
+    System.arraycopy(states, 0, copy, 0, live);
+    return copy;
+  }
+
+  private static synchronized UnitState register(ThreadState s) {
+    UnitState u = new UnitState(Thread.currentThread());
+    if (stateCount == states.length) {
+      UnitState[] bigger = new UnitState[states.length * 2];
+      System.arraycopy(states, 0, bigger, 0, stateCount);
+      states = bigger;
+    }
+    states[stateCount++] = u;
+    s.unitState = u;
+    return u;
+  }
+
+  /** {@code thread}'s stack, innermost first, without the agent's own frames on top. */
+  static StackTraceElement[] stackOf(Thread thread) {
+    StackTraceElement[] all = thread.getStackTrace();
+    int from = 0;
+    while (from < all.length
+        && (all[from].getClassName().startsWith(AGENT_PACKAGE)
+            || all[from].getClassName().equals("java.lang.Thread"))) {
+      from++;
+    }
+    int n = Math.min(MAX_FRAMES, all.length - from);
+    StackTraceElement[] out = new StackTraceElement[n];
+    System.arraycopy(all, from, out, 0, n);
+    return out;
+  }
+
+  /**
+   * An executor task's unit name: its class and {@code run}, with a lambda's JVM-specific suffix
+   * removed so the name is the same after a restart.
+   */
+  static String taskName(String className) {
+    int lambda = className.indexOf("$$Lambda");
+    String stable = lambda >= 0 ? className.substring(0, lambda) : className;
+    return new StringBuilder(stable.length() + 4).append(stable).append(".run").toString();
+  }
+}

@@ -1,0 +1,277 @@
+package dev.whyslow.agent.core;
+
+import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.bootstrap.UnitListener;
+import dev.whyslow.agent.bootstrap.UnitRunCounts;
+import dev.whyslow.agent.bootstrap.UnitState;
+import dev.whyslow.agent.bootstrap.UnitType;
+import dev.whyslow.agent.config.UnitSettings;
+import dev.whyslow.protocol.Label;
+import dev.whyslow.protocol.Run;
+import dev.whyslow.protocol.RunKind;
+import dev.whyslow.protocol.SiteCounts;
+import dev.whyslow.protocol.Threshold;
+import dev.whyslow.protocol.UnitHistogram;
+import dev.whyslow.protocol.UnitStats;
+import dev.whyslow.protocol.Violation;
+import dev.whyslow.protocol.ViolationBatch;
+import dev.whyslow.protocol.ViolationCause;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What happens when units end: each unit's duration goes into its type's histogram for the
+ * interval, its run is labelled against the type's threshold (over: failure, within: success, no
+ * threshold: do-not-care) and sent per {@code units.runs}, and violations are queued with their
+ * stacks. The histograms and violations are sent by {@link UnitWorker}.
+ */
+final class UnitRecorder extends UnitListener {
+  /** The contract caps unit type names at this many characters. */
+  static final int MAX_TYPE_NAME = 200;
+
+  /** Most violations in one batch; a stack is up to 128 frames. */
+  static final int VIOLATION_BATCH_MAX = 64;
+
+  /** Violations waiting for the next flush; more are dropped and counted. */
+  static final int VIOLATION_QUEUE_MAX = 1024;
+
+  private final UnitSettings settings;
+  private final SiteRegistry sites;
+  private final UnitOutput output;
+  private final AtomicLong runSequence;
+  private final AgentLog log;
+  private final Map<String, UnitType> types = new ConcurrentHashMap<>();
+  private final List<UnitType> byIndex = new CopyOnWriteArrayList<>();
+  private final ConcurrentLinkedQueue<Violation> violations = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger queuedViolations = new AtomicInteger();
+  private volatile Map<String, Long> thresholds = Map.of();
+  private volatile long intervalStartMillis = System.currentTimeMillis();
+
+  final AtomicLong unitsEnded = new AtomicLong();
+  final AtomicLong unitRunsSent = new AtomicLong();
+  final AtomicLong violationsFound = new AtomicLong();
+  final AtomicLong violationsDropped = new AtomicLong();
+
+  UnitRecorder(
+      UnitSettings settings,
+      SiteRegistry sites,
+      UnitOutput output,
+      AtomicLong runSequence,
+      AgentLog log) {
+    this.settings = settings;
+    this.sites = sites;
+    this.output = output;
+    this.runSequence = runSequence;
+    this.log = log;
+  }
+
+  @Override
+  public UnitType typeOf(String name) {
+    UnitType type = types.get(name);
+    return type != null ? type : create(name);
+  }
+
+  private synchronized UnitType create(String name) {
+    UnitType type = types.get(name);
+    if (type == null) {
+      String shown = name.length() > MAX_TYPE_NAME ? name.substring(0, MAX_TYPE_NAME) : name;
+      type = new UnitType(shown, byIndex.size(), new UnitHistogramRecorder(shown));
+      byIndex.add(type);
+      types.put(name, type);
+      publishThresholds(thresholds);
+    }
+    return type;
+  }
+
+  @Override
+  public long nextRunSequence() {
+    return runSequence.incrementAndGet();
+  }
+
+  @Override
+  public void unitEnded(
+      UnitState unit, UnitType type, long elapsedNanos, boolean violation, long runSequence) {
+    unitsEnded.incrementAndGet();
+    ((UnitHistogramRecorder) type.data()).record(elapsedNanos, violation);
+    UnitRunCounts counts = unit.counts();
+    if (!settings.allRuns() && counts.size() == 0 && !violation) {
+      return;
+    }
+    long threshold = type.thresholdNanos();
+    Label label =
+        threshold == UnitType.NO_THRESHOLD && !violation
+            ? Label.DO_NOT_CARE
+            : violation || elapsedNanos > threshold ? Label.FAILURE : Label.SUCCESS;
+    Run run =
+        new Run(
+            runSequence != 0 ? runSequence : nextRunSequence(),
+            RunKind.UNIT,
+            unit.startEpochMillis(),
+            Math.max(0, elapsedNanos),
+            label,
+            type.name(),
+            Probes.samplingRate(),
+            siteCounts(counts));
+    if (output.offerRun(run)) {
+      unitRunsSent.incrementAndGet();
+    }
+  }
+
+  private List<SiteCounts> siteCounts(UnitRunCounts counts) {
+    Map<Integer, SiteRegistry.Entry> touched = new LinkedHashMap<>();
+    for (int i = 0; i < counts.size(); i++) {
+      SiteRegistry.Entry e = sites.entryCovering(counts.slotAt(i));
+      if (e != null) {
+        touched.putIfAbsent(e.slot(), e);
+      }
+    }
+    List<SiteCounts> out = new ArrayList<>(touched.size());
+    for (SiteRegistry.Entry e : touched.values()) {
+      SiteCounts c = ProcessRunBuilder.countsOf(e, counts);
+      if (c.observed() > 0) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void violation(
+      UnitState unit,
+      UnitType type,
+      long elapsedNanos,
+      long thresholdNanos,
+      int cause,
+      StackTraceElement[] stack,
+      long runSequence) {
+    violationsFound.incrementAndGet();
+    if (queuedViolations.incrementAndGet() > VIOLATION_QUEUE_MAX) {
+      queuedViolations.decrementAndGet();
+      violationsDropped.incrementAndGet();
+      return;
+    }
+    List<String> frames = new ArrayList<>(Math.min(stack.length, Violation.MAX_FRAMES));
+    for (int i = 0; i < stack.length && i < Violation.MAX_FRAMES; i++) {
+      frames.add(frame(stack[i]));
+    }
+    violations.add(
+        new Violation(
+            unit.startEpochMillis(),
+            System.currentTimeMillis(),
+            type.name(),
+            Math.max(0, elapsedNanos),
+            thresholdNanos,
+            ViolationCause.fromCode(cause),
+            unit.thread().getName(),
+            frames,
+            runSequence));
+  }
+
+  /** {@code class.method(File:line)}, as the protocol wants. */
+  static String frame(StackTraceElement e) {
+    String file = e.getFileName() == null ? "Unknown Source" : e.getFileName();
+    return e.getClassName()
+        + "."
+        + e.getMethodName()
+        + "("
+        + (e.getLineNumber() >= 0 ? file + ":" + e.getLineNumber() : file)
+        + ")";
+  }
+
+  /** Sends the violations found since the last call, in batches. */
+  void flushViolations() {
+    List<Violation> batch = new ArrayList<>();
+    Violation v;
+    while ((v = violations.poll()) != null) {
+      queuedViolations.decrementAndGet();
+      batch.add(v);
+      if (batch.size() == VIOLATION_BATCH_MAX) {
+        send(batch);
+        batch = new ArrayList<>();
+      }
+    }
+    if (!batch.isEmpty()) {
+      send(batch);
+    }
+  }
+
+  private void send(List<Violation> batch) {
+    if (!output.offerMessage(new ViolationBatch(batch))) {
+      violationsDropped.addAndGet(batch.size());
+    }
+  }
+
+  /** The interval's histograms, types without units left out; {@code null} if none ended. */
+  UnitStats drainStats(long nowMillis) {
+    long start = intervalStartMillis;
+    intervalStartMillis = nowMillis;
+    List<UnitHistogram> histograms = new ArrayList<>();
+    for (UnitType type : byIndex) {
+      UnitHistogram h = ((UnitHistogramRecorder) type.data()).drain();
+      if (h != null) {
+        histograms.add(h);
+      }
+    }
+    if (histograms.isEmpty()) {
+      return null;
+    }
+    return new UnitStats(start, Math.max(1, nowMillis - start), histograms);
+  }
+
+  /** Replaces every threshold at once; logs at info what changed. */
+  synchronized void setThresholds(List<Threshold> list) {
+    Map<String, Long> next = new HashMap<>();
+    for (Threshold t : list) {
+      next.put(t.unitType(), t.thresholdNanos());
+    }
+    Map<String, Long> previous = thresholds;
+    thresholds = Map.copyOf(next);
+    publishThresholds(thresholds);
+    if (!next.equals(previous)) {
+      log.info("unit thresholds set by the daemon: " + describe(next));
+    }
+  }
+
+  private synchronized void publishThresholds(Map<String, Long> byName) {
+    long[] byIdx = new long[byIndex.size()];
+    for (UnitType type : byIndex) {
+      Long t = byName.get(type.name());
+      byIdx[type.index()] = t == null ? UnitType.NO_THRESHOLD : t;
+    }
+    UnitType.setThresholds(byIdx);
+  }
+
+  private static String describe(Map<String, Long> byName) {
+    if (byName.isEmpty()) {
+      return "none";
+    }
+    StringBuilder s = new StringBuilder();
+    byName.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .limit(20)
+        .forEach(
+            e ->
+                s.append(s.length() == 0 ? "" : ", ")
+                    .append(e.getKey())
+                    .append(" ")
+                    .append(e.getValue() / 1_000)
+                    .append(" us"));
+    if (byName.size() > 20) {
+      s.append(", and ").append(byName.size() - 20).append(" more");
+    }
+    return s.toString();
+  }
+
+  /** The type named {@code name} if a unit of it started, else {@code null}; for tests. */
+  UnitType knownType(String name) {
+    return types.get(name);
+  }
+}

@@ -1,0 +1,96 @@
+package dev.whyslow.agent.core;
+
+import dev.whyslow.agent.bootstrap.AgentErrors;
+import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.bootstrap.Units;
+import dev.whyslow.agent.config.UnitSettings;
+import dev.whyslow.protocol.UnitStats;
+
+/**
+ * The units' background thread: every {@code units.watchdog.interval} it checks running units
+ * against their thresholds ({@link Units#watch}) and sends the violations found, and every {@code
+ * units.stats.interval} it sends the interval's histograms. Never an application thread.
+ */
+final class UnitWorker implements Runnable {
+  private final UnitSettings settings;
+  private final UnitRecorder recorder;
+  private final UnitOutput output;
+  private final Runnable everyTick;
+  private final Object wakeUp = new Object();
+  private volatile boolean stopping;
+  private Thread thread;
+
+  /**
+   * @param everyTick also run on each watchdog tick (training and audit bookkeeping)
+   */
+  UnitWorker(UnitSettings settings, UnitRecorder recorder, UnitOutput output, Runnable everyTick) {
+    this.settings = settings;
+    this.recorder = recorder;
+    this.output = output;
+    this.everyTick = everyTick;
+  }
+
+  synchronized void start() {
+    if (thread == null) {
+      thread = new Thread(this, "whyslow-units");
+      thread.setDaemon(true);
+      thread.start();
+    }
+  }
+
+  @Override
+  public void run() {
+    Probes.markAgentThread();
+    long nextStats = System.nanoTime() + settings.statsIntervalMillis() * 1_000_000L;
+    while (!stopping) {
+      try {
+        synchronized (wakeUp) {
+          if (!stopping) {
+            wakeUp.wait(settings.watchdogIntervalMillis());
+          }
+        }
+      } catch (InterruptedException e) {
+        return;
+      }
+      long now = System.nanoTime();
+      tick(now);
+      if (now - nextStats >= 0) {
+        nextStats = now + settings.statsIntervalMillis() * 1_000_000L;
+        sendStats();
+      }
+    }
+  }
+
+  /** One watchdog pass and a flush of the violations found. */
+  void tick(long nowNanos) {
+    try {
+      Units.watch(nowNanos);
+      recorder.flushViolations();
+      everyTick.run();
+    } catch (Throwable t) {
+      AgentErrors.report("the unit watchdog", t);
+    }
+  }
+
+  /** Sends the interval's histograms, if any unit ended in it. */
+  void sendStats() {
+    try {
+      UnitStats stats = recorder.drainStats(System.currentTimeMillis());
+      if (stats != null) {
+        output.offerMessage(stats);
+      }
+    } catch (Throwable t) {
+      AgentErrors.report("sending unit statistics", t);
+    }
+  }
+
+  /** At exit: stops the thread and sends what is left. */
+  void stopAndFlush() {
+    stopping = true;
+    synchronized (wakeUp) {
+      wakeUp.notifyAll();
+    }
+    tick(System.nanoTime());
+    sendStats();
+  }
+}

@@ -1,0 +1,85 @@
+package dev.whyslow.agent.instrument;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.config.ProbeSet;
+import dev.whyslow.agent.core.SiteRegistry;
+import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import sample.fixture.Depths;
+
+/**
+ * Every instrumented method with a probe or a call counts depth: one more at entry, put back at
+ * returns, throws and handlers, so exceptions never leave it wrong; leaf methods stay untouched.
+ */
+class DepthTransformationTest {
+  private byte[] instrumented;
+  private Class<?> fixture;
+
+  @BeforeEach
+  void instrument() throws Exception {
+    byte[] original;
+    try (InputStream in = Depths.class.getResourceAsStream("Depths.class")) {
+      original = in.readAllBytes();
+    }
+    instrumented =
+        new ClassInstrumenter(
+                new SiteRegistry(10_000), ProbeSet.DEFAULT, new InstrumentationCounters())
+            .instrument(original);
+    fixture =
+        Class.forName(Depths.class.getName(), true, new BytesLoader(Depths.class, instrumented));
+  }
+
+  @Test
+  void aCalleeIsOneDeeperAndTheDepthIsRestoredOnReturn() throws Exception {
+    int before = Probes.state().depth;
+    assertThat(call("calleeDepth")).isEqualTo(1);
+    assertThat(Probes.state().depth).isEqualTo(before);
+  }
+
+  @Test
+  void anExceptionThrownThroughFramesLeavesTheCatchingFramesDepth() throws Exception {
+    int before = Probes.state().depth;
+    assertThat(call("afterThrow")).isZero();
+    assertThat(call("afterImplicitException")).isZero();
+    assertThat(Probes.state().depth).isEqualTo(before);
+  }
+
+  @Test
+  void afterAnExceptionEscapesInstrumentedCodeRelativeDepthsAreStillRight() throws Exception {
+    Method m = fixture.getMethod("throwsOut");
+    assertThatThrownBy(() -> m.invoke(null))
+        .isInstanceOf(InvocationTargetException.class)
+        .hasCauseInstanceOf(IllegalStateException.class);
+    // Frames unwound without a handler of their own are corrected by the next instrumented
+    // handler; until then the count is offset, but a unit measures depth relative to its start.
+    assertThat(call("calleeDepth")).isEqualTo(1);
+    assertThat(call("afterThrow")).isZero();
+  }
+
+  @Test
+  void leafMethodsAreNotTouched() throws Exception {
+    ClassNode node = new ClassNode();
+    new ClassReader(instrumented).accept(node, 0);
+    MethodNode size = node.methods.stream().filter(m -> m.name.equals("size")).findFirst().get();
+    for (AbstractInsnNode insn : size.instructions) {
+      assertThat(insn).isNotInstanceOf(MethodInsnNode.class);
+    }
+    Object o = fixture.getMethod("create").invoke(null);
+    assertThat(fixture.getMethod("size").invoke(o)).isEqualTo(3);
+  }
+
+  private int call(String name) throws Exception {
+    return (int) fixture.getMethod(name).invoke(null);
+  }
+}
