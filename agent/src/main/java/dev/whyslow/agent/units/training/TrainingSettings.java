@@ -49,7 +49,7 @@ public record TrainingSettings(
    * down to depth 64; 32 guard methods, 3 per type.
    */
   public static TrainingSettings defaults() {
-    return new TrainingSettings(0.3, 64, 128, 32, 64, 50_000, 64, 32, 3);
+    return new TrainingSettings(0.1, 64, 128, 32, 64, 50_000, 64, 32, 3);
   }
 
   /** The same settings with another cut. */

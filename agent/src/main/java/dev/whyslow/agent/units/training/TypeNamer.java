@@ -11,9 +11,9 @@ import java.util.Set;
  * Names unit types. The only type of an entry point keeps the entry point's name ({@code
  * com.acme.Worker.process}), the name its units had before training, so its threshold and history
  * carry over. Several types of one entry point are named {@code Entry.simple/Method.simple} after
- * the context that tells each apart, e.g. {@code Router.handle/Catalog.search}; two that would share
- * a name get the context's depth ({@code @3}) when that differs, else {@code #2}, {@code #3} in type
- * order. Names are at most 200 characters.
+ * the context that tells each apart, e.g. {@code Router.handle/Catalog.search}; two that would
+ * share a name get the context's depth ({@code @3}) when that differs, else {@code #2}, {@code #3}
+ * in type order. Names are at most 200 characters.
  */
 final class TypeNamer {
   static final int MAX_NAME = 200;
