@@ -5,6 +5,7 @@ import dev.whyslow.daemon.agent.IngestQueue;
 import dev.whyslow.daemon.config.DaemonConfig;
 import dev.whyslow.daemon.metrics.DaemonMetrics;
 import dev.whyslow.daemon.net.NettyServer;
+import dev.whyslow.daemon.units.ThresholdService;
 import dev.whyslow.storage.WhyslowStore;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutorGroup;
@@ -30,6 +31,7 @@ public final class RunningDaemon implements AutoCloseable {
   private final DaemonMetrics metrics;
   private final AgentRegistry agents;
   private final IngestQueue ingest;
+  private final ThresholdService thresholds;
   private final NettyServer agentServer;
   private final NettyServer httpServer;
   private final EventLoopGroup boss;
@@ -45,6 +47,7 @@ public final class RunningDaemon implements AutoCloseable {
       DaemonMetrics metrics,
       AgentRegistry agents,
       IngestQueue ingest,
+      ThresholdService thresholds,
       NettyServer agentServer,
       NettyServer httpServer,
       EventLoopGroup boss,
@@ -56,6 +59,7 @@ public final class RunningDaemon implements AutoCloseable {
     this.metrics = metrics;
     this.agents = agents;
     this.ingest = ingest;
+    this.thresholds = thresholds;
     this.agentServer = agentServer;
     this.httpServer = httpServer;
     this.boss = boss;
@@ -108,6 +112,10 @@ public final class RunningDaemon implements AutoCloseable {
 
   public IngestQueue ingest() {
     return ingest;
+  }
+
+  public ThresholdService thresholds() {
+    return thresholds;
   }
 
   /** Something to close with the daemon, before its servers stop (e.g. the demo workload). */

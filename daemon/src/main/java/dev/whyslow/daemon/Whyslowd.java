@@ -21,9 +21,12 @@ import dev.whyslow.daemon.http.LabelsHandler;
 import dev.whyslow.daemon.http.MetricsHandler;
 import dev.whyslow.daemon.http.RunsHandler;
 import dev.whyslow.daemon.http.ServicesHandler;
+import dev.whyslow.daemon.http.UnitsHandler;
+import dev.whyslow.daemon.http.ViolationsHandler;
 import dev.whyslow.daemon.metrics.DaemonMetrics;
 import dev.whyslow.daemon.net.NettyServer;
 import dev.whyslow.daemon.retention.RetentionTask;
+import dev.whyslow.daemon.units.ThresholdService;
 import dev.whyslow.storage.WhyslowStore;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -44,9 +47,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * whyslowd: the agent port, the HTTP API with {@code /metrics}, ingest into the store, and
- * retention. {@code main} is the command line; {@link #start(DaemonConfig)} is the same daemon for
- * tests, e.g. {@code Whyslowd.start(DaemonConfig.defaults().with("agent.bind",
+ * whyslowd: the agent port, the HTTP API with {@code /metrics}, ingest into the store, unit
+ * thresholds and retention. {@code main} is the command line; {@link #start(DaemonConfig)} is the
+ * same daemon for tests, e.g. {@code Whyslowd.start(DaemonConfig.defaults().with("agent.bind",
  * "127.0.0.1:0").with("http.bind", "127.0.0.1:0"))}.
  */
 public final class Whyslowd {
@@ -191,16 +194,20 @@ public final class Whyslowd {
       ScheduledExecutorService scheduler =
           Executors.newSingleThreadScheduledExecutor(
               r -> {
-                Thread t = new Thread(r, "whyslowd-retention");
+                Thread t = new Thread(r, "whyslowd-scheduler");
                 t.setDaemon(true);
                 return t;
               });
       IngestQueue ingest = new IngestQueue(config.ingestQueueBytes());
       AgentRegistry agents = new AgentRegistry();
+      ThresholdService thresholds =
+          new ThresholdService(store, agents, metrics.units(), config.thresholds(), clock);
       NettyServer agentServer = null;
       NettyServer httpServer = null;
       try {
         metrics.bindStore(store);
+        metrics.units().agentsByService(agents::connectedByService);
+        thresholds.start();
         metrics.gauge("whyslow.agents.connected", "Agents connected right now", agents::size);
         metrics.gauge(
             "whyslow.ingest.queue.bytes",
@@ -235,7 +242,10 @@ public final class Whyslowd {
                 .register(new RunsHandler(store))
                 .register(new LabelsHandler(store))
                 .register(new AgentsHandler(agents))
-                .register(new DiagnosisHandler(store, DiagnosisService.withDefaultModels()));
+                .register(
+                    new DiagnosisHandler(store, DiagnosisService.withDefaultModels(), thresholds))
+                .register(new UnitsHandler(store, thresholds, clock))
+                .register(new ViolationsHandler(store));
         routes.forEach(router::register);
         httpServer =
             NettyServer.start(
@@ -248,6 +258,7 @@ public final class Whyslowd {
                     config.httpMaxBodyBytes(), router, config.apiToken(), apiExecutors),
                 false);
         new RetentionTask(store, config.retention(), clock).schedule(scheduler);
+        thresholds.schedule(scheduler);
       } catch (RuntimeException e) {
         if (agentServer != null) {
           agentServer.close();
@@ -268,6 +279,7 @@ public final class Whyslowd {
               metrics,
               agents,
               ingest,
+              thresholds,
               agentServer,
               httpServer,
               boss,

@@ -7,9 +7,14 @@ import io.netty.util.AttributeKey;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 
 /**
  * The agents connected right now and the way to reach them: the API lists them and sends commands
@@ -19,6 +24,8 @@ public final class AgentRegistry {
   private static final AttributeKey<ConnectedAgent> AGENT = AttributeKey.valueOf("whyslow.agent");
 
   private final ConcurrentMap<String, Entry> byConnection = new ConcurrentHashMap<>();
+  private final Set<String> servicesSeen = ConcurrentHashMap.newKeySet();
+  private final List<BiConsumer<ConnectedAgent, Channel>> onRegister = new CopyOnWriteArrayList<>();
 
   /** A connected agent and the statistics it sent last, if any. */
   public record Snapshot(ConnectedAgent agent, Optional<AgentStats> latestStats) {}
@@ -34,11 +41,42 @@ public final class AgentRegistry {
     }
   }
 
+  /**
+   * Registers an agent whose handshake succeeded, then tells the listeners (on the channel's event
+   * loop, after the handshake's reply was written), e.g. to send it the current thresholds.
+   */
   public void register(Channel channel, ConnectedAgent agent) {
     channel.attr(AGENT).set(agent);
+    servicesSeen.add(agent.service());
     byConnection.put(agent.connectionId(), new Entry(agent, channel));
     // A channel may close between the handshake and here; never keep a dead entry.
     channel.closeFuture().addListener(f -> byConnection.remove(agent.connectionId()));
+    for (BiConsumer<ConnectedAgent, Channel> listener : onRegister) {
+      listener.accept(agent, channel);
+    }
+  }
+
+  /** Calls {@code listener} with every agent registered from now on. It must not block. */
+  public void onRegister(BiConsumer<ConnectedAgent, Channel> listener) {
+    onRegister.add(listener);
+  }
+
+  /**
+   * Connected agents per service, with 0 for every service that had an agent since the daemon
+   * started: a service whose agents are gone stays visible, so "agent gone" can alert.
+   */
+  public Map<String, Integer> connectedByService() {
+    Map<String, Integer> counts = new TreeMap<>();
+    servicesSeen.forEach(s -> counts.put(s, 0));
+    for (Entry e : byConnection.values()) {
+      counts.merge(e.agent.service(), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  /** Services with an agent connected now or since the daemon started. */
+  public Set<String> servicesSeen() {
+    return Set.copyOf(servicesSeen);
   }
 
   /** The agent on this channel, once its handshake succeeded. */

@@ -141,8 +141,9 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             hello.agentVersion(),
             String.valueOf(ctx.channel().remoteAddress()),
             clock.instant());
-    registry.register(ctx.channel(), agent);
+    // The reply goes first: registration may send commands (thresholds) on this channel.
     ctx.writeAndFlush(new HelloOk(daemonVersion, maxFrameBytes));
+    registry.register(ctx.channel(), agent);
     ctx.pipeline().remove(this);
   }
 

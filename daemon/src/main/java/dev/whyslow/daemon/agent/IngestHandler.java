@@ -6,12 +6,16 @@ import dev.whyslow.protocol.Hello;
 import dev.whyslow.protocol.Message;
 import dev.whyslow.protocol.RunBatch;
 import dev.whyslow.protocol.SiteBatch;
+import dev.whyslow.protocol.UnitStats;
+import dev.whyslow.protocol.UnitTypeBatch;
+import dev.whyslow.protocol.ViolationBatch;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 
 /**
- * Routes an agent's messages after the handshake: sites, runs and statistics to the {@link
- * IngestWriter}; anything an agent has no business sending is refused with {@code INVALID_MESSAGE}.
+ * Routes an agent's messages after the handshake: sites, runs, statistics, unit statistics,
+ * violations and unit types to the {@link IngestWriter}; anything an agent has no business sending
+ * (daemon-to-agent commands such as {@code SetThresholds}) is refused with {@code INVALID_MESSAGE}.
  */
 public final class IngestHandler extends SimpleChannelInboundHandler<Message> {
   private final IngestWriter writer;
@@ -39,6 +43,12 @@ public final class IngestHandler extends SimpleChannelInboundHandler<Message> {
       writer.runs(ctx.channel(), agent, runs.runs());
     } else if (message instanceof AgentStats stats) {
       writer.stats(ctx.channel(), agent, stats);
+    } else if (message instanceof UnitStats stats) {
+      writer.unitStats(ctx.channel(), agent, stats);
+    } else if (message instanceof ViolationBatch batch) {
+      writer.violations(ctx.channel(), agent, batch.violations());
+    } else if (message instanceof UnitTypeBatch batch) {
+      writer.unitTypes(ctx.channel(), agent, batch.types());
     } else if (message instanceof Hello) {
       errors.fatal(
           ctx.channel(),

@@ -8,6 +8,10 @@ import dev.whyslow.protocol.Run;
 import dev.whyslow.protocol.Site;
 import dev.whyslow.protocol.SiteBatch;
 import dev.whyslow.protocol.SiteCounts;
+import dev.whyslow.protocol.UnitHistogram;
+import dev.whyslow.protocol.UnitStats;
+import dev.whyslow.protocol.UnitTypeInfo;
+import dev.whyslow.protocol.Violation;
 import dev.whyslow.storage.RunOrigin;
 import dev.whyslow.storage.WhyslowStore;
 import io.netty.channel.Channel;
@@ -18,9 +22,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What happens to agent data after decoding: sites, runs and agent statistics are queued on the
- * {@link IngestQueue} and written to the store there, never on an event loop. Run batches are
- * validated on the same thread, right before writing, against the sites stored so far.
+ * What happens to agent data after decoding: sites, runs, agent statistics, unit statistics,
+ * violations and unit types are queued on the {@link IngestQueue} and written to the store there,
+ * never on an event loop. Run batches are validated on the same thread, right before writing,
+ * against the sites stored so far.
  */
 public final class IngestWriter {
   private static final System.Logger LOG = System.getLogger(IngestWriter.class.getName());
@@ -124,6 +129,79 @@ public final class IngestWriter {
               origin.service(),
               increase(previous == null ? 0 : previous.runsDropped(), stats.runsDropped()),
               increase(previous == null ? 0 : previous.samplesRecorded(), stats.samplesRecorded()));
+        });
+  }
+
+  /** Unit statistics: stored per unit type and added to the unit duration metrics. */
+  public void unitStats(Channel channel, ConnectedAgent agent, UnitStats stats) {
+    long cost = 64 + stats.histograms().size() * (256L + UnitHistogram.BUCKETS * 8L);
+    submit(
+        channel,
+        cost,
+        () -> {
+          Optional<ErrorMessage> problem = UnitValidator.unitStats(agent.origin(), stats);
+          if (problem.isPresent()) {
+            errors.reject(channel, problem.get().code(), problem.get().message());
+            return;
+          }
+          long started = System.nanoTime();
+          store.putUnitStats(agent.origin(), stats);
+          metrics.recordWrite(System.nanoTime() - started);
+          for (UnitHistogram h : stats.histograms()) {
+            metrics.units().histogram(agent.service(), h);
+          }
+        });
+  }
+
+  /** Violations: stored with their stacks and counted per unit type. */
+  public void violations(Channel channel, ConnectedAgent agent, List<Violation> violations) {
+    long cost = 64;
+    for (Violation v : violations) {
+      cost += 192 + 2L * (v.unitType().length() + v.thread().length());
+      for (String frame : v.stack()) {
+        cost += 48 + 2L * frame.length();
+      }
+    }
+    submit(
+        channel,
+        cost,
+        () -> {
+          Optional<ErrorMessage> problem = UnitValidator.violations(agent.origin(), violations);
+          if (problem.isPresent()) {
+            errors.reject(channel, problem.get().code(), problem.get().message());
+            return;
+          }
+          long started = System.nanoTime();
+          store.putViolations(agent.origin(), violations);
+          metrics.recordWrite(System.nanoTime() - started);
+          Map<String, Long> perType = new LinkedHashMap<>();
+          violations.forEach(v -> perType.merge(v.unitType(), 1L, Long::sum));
+          perType.forEach((type, n) -> metrics.units().violations(agent.service(), type, n));
+        });
+  }
+
+  /** What the agent's training learned of its unit types. */
+  public void unitTypes(Channel channel, ConnectedAgent agent, List<UnitTypeInfo> types) {
+    long cost = 64;
+    for (UnitTypeInfo t : types) {
+      cost += 128 + 2L * (t.name().length() + t.entryPoint().length());
+      for (String c : t.contexts()) {
+        cost += 48 + 2L * c.length();
+      }
+      for (String g : t.guardMethods()) {
+        cost += 48 + 2L * g.length();
+      }
+    }
+    submit(
+        channel,
+        cost,
+        () -> {
+          Optional<ErrorMessage> problem = UnitValidator.unitTypes(types);
+          if (problem.isPresent()) {
+            errors.reject(channel, problem.get().code(), problem.get().message());
+            return;
+          }
+          store.putUnitTypes(agent.service(), types);
         });
   }
 

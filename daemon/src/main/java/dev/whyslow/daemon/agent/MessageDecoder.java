@@ -9,6 +9,9 @@ import dev.whyslow.protocol.Message;
 import dev.whyslow.protocol.MessageCodec;
 import dev.whyslow.protocol.RunBatch;
 import dev.whyslow.protocol.SiteBatch;
+import dev.whyslow.protocol.UnitStats;
+import dev.whyslow.protocol.UnitTypeBatch;
+import dev.whyslow.protocol.ViolationBatch;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
@@ -55,6 +58,12 @@ public final class MessageDecoder extends MessageToMessageDecoder<ByteBuf> {
       return "runs";
     } else if (message instanceof AgentStats) {
       return "agent_stats";
+    } else if (message instanceof UnitStats) {
+      return "unit_stats";
+    } else if (message instanceof ViolationBatch) {
+      return "violations";
+    } else if (message instanceof UnitTypeBatch) {
+      return "unit_types";
     }
     return "other";
   }

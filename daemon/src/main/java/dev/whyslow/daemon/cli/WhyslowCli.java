@@ -61,7 +61,11 @@ public final class WhyslowCli {
       case "agents" -> agents();
       case "sampling-rate" -> samplingRate();
       case "kill-switch" -> killSwitch();
-      default -> throw new UsageException("unknown command '" + args.command() + "'");
+      default -> {
+        if (!new UnitCommands(args, out, api).execute(args.command())) {
+          throw new UsageException("unknown command '" + args.command() + "'");
+        }
+      }
     }
   }
 

@@ -20,7 +20,12 @@ public enum ConfigKey {
   STORAGE_CACHE_BYTES("storage.cache.bytes", "64MiB"),
   STORAGE_WRITE_BUFFER_BYTES("storage.write.buffer.bytes", "32MiB"),
   INGEST_QUEUE_BYTES("ingest.queue.bytes", "64MiB"),
-  HTTP_MAX_BODY_BYTES("http.max.body.bytes", "1MiB");
+  HTTP_MAX_BODY_BYTES("http.max.body.bytes", "1MiB"),
+  THRESHOLDS_K("thresholds.k", "4"),
+  THRESHOLDS_WINDOW("thresholds.window", "15m"),
+  THRESHOLDS_MIN_COUNT("thresholds.min.count", "200"),
+  THRESHOLDS_METHOD("thresholds.method", "mean-sigma"),
+  THRESHOLDS_INTERVAL("thresholds.interval", "10s");
 
   private final String key;
   private final String defaultValue;

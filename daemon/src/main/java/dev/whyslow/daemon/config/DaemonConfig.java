@@ -16,6 +16,7 @@ import java.util.Map;
  * @param apiToken bearer token for HTTP write operations; {@code ""} leaves them open
  * @param ingestQueueBytes estimated decoded size of agent data waiting for the store before
  *     whyslowd stops reading from agent connections
+ * @param thresholds how unit thresholds are computed and pushed ({@code thresholds.*})
  */
 public record DaemonConfig(
     Path dataDir,
@@ -29,7 +30,8 @@ public record DaemonConfig(
     long storageCacheBytes,
     long storageWriteBufferBytes,
     long ingestQueueBytes,
-    int httpMaxBodyBytes) {
+    int httpMaxBodyBytes,
+    ThresholdSettings thresholds) {
 
   public static DaemonConfig defaults() {
     return from(Map.of(), "defaults");
@@ -73,6 +75,11 @@ public record DaemonConfig(
     p.put(ConfigKey.STORAGE_WRITE_BUFFER_BYTES.key(), Long.toString(storageWriteBufferBytes));
     p.put(ConfigKey.INGEST_QUEUE_BYTES.key(), Long.toString(ingestQueueBytes));
     p.put(ConfigKey.HTTP_MAX_BODY_BYTES.key(), Long.toString(httpMaxBodyBytes));
+    p.put(ConfigKey.THRESHOLDS_K.key(), Double.toString(thresholds.k()));
+    p.put(ConfigKey.THRESHOLDS_WINDOW.key(), DurationText.format(thresholds.window()));
+    p.put(ConfigKey.THRESHOLDS_MIN_COUNT.key(), Long.toString(thresholds.minCount()));
+    p.put(ConfigKey.THRESHOLDS_METHOD.key(), thresholds.method().spelling());
+    p.put(ConfigKey.THRESHOLDS_INTERVAL.key(), DurationText.format(thresholds.interval()));
     return p;
   }
 
@@ -122,7 +129,24 @@ public record DaemonConfig(
             p.bytes(ConfigKey.STORAGE_CACHE_BYTES, 1 << 20, 1L << 40),
             p.bytes(ConfigKey.STORAGE_WRITE_BUFFER_BYTES, 1 << 20, 1L << 36),
             p.bytes(ConfigKey.INGEST_QUEUE_BYTES, 1 << 20, 1L << 36),
-            (int) p.bytes(ConfigKey.HTTP_MAX_BODY_BYTES, 1 << 10, 1 << 30));
+            (int) p.bytes(ConfigKey.HTTP_MAX_BODY_BYTES, 1 << 10, 1 << 30),
+            new ThresholdSettings(
+                p.decimal(ConfigKey.THRESHOLDS_K, 0.5, 100),
+                p.duration(ConfigKey.THRESHOLDS_WINDOW, Duration.ofMinutes(1), Duration.ofDays(7)),
+                p.number(ConfigKey.THRESHOLDS_MIN_COUNT, 10, 1_000_000_000),
+                p.method(ConfigKey.THRESHOLDS_METHOD),
+                p.duration(
+                    ConfigKey.THRESHOLDS_INTERVAL, Duration.ofSeconds(1), Duration.ofHours(1))));
+    if (config.thresholds().interval().compareTo(config.thresholds().window()) > 0) {
+      throw new ConfigException(
+          "invalid thresholds.interval '"
+              + byKey.get(ConfigKey.THRESHOLDS_INTERVAL).value()
+              + "' (from "
+              + byKey.get(ConfigKey.THRESHOLDS_INTERVAL).source()
+              + "): must not exceed thresholds.window ("
+              + byKey.get(ConfigKey.THRESHOLDS_WINDOW).value()
+              + "), or thresholds would be recomputed from windows that skip data");
+    }
     if (config.storageWriteBufferBytes() > config.storageCacheBytes()) {
       // RocksDB charges memtables to the block cache, so they cannot be larger than it.
       throw new ConfigException(
@@ -177,6 +201,45 @@ public record DaemonConfig(
         throw invalid(key, "is not a whole number; allowed: " + min + " to " + max);
       }
       return inRange(key, value, min, max, Long.toString(min), Long.toString(max));
+    }
+
+    double decimal(ConfigKey key, double min, double max) {
+      double value;
+      try {
+        value = Double.parseDouble(text(key));
+      } catch (NumberFormatException e) {
+        throw invalid(key, "is not a number; allowed: " + min + " to " + max);
+      }
+      if (!(value >= min && value <= max)) {
+        throw invalid(key, "is out of range; allowed: " + min + " to " + max);
+      }
+      return value;
+    }
+
+    Duration duration(ConfigKey key, Duration min, Duration max) {
+      Duration value;
+      try {
+        value = DurationText.parse(text(key));
+      } catch (IllegalArgumentException e) {
+        throw invalid(key, "is " + e.getMessage());
+      }
+      if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+        throw invalid(
+            key,
+            "is out of range; allowed: "
+                + DurationText.format(min)
+                + " to "
+                + DurationText.format(max));
+      }
+      return value;
+    }
+
+    ThresholdMethod method(ConfigKey key) {
+      try {
+        return ThresholdMethod.parse(text(key));
+      } catch (IllegalArgumentException e) {
+        throw invalid(key, "is not a method; " + e.getMessage());
+      }
     }
 
     long bytes(ConfigKey key, long min, long max) {

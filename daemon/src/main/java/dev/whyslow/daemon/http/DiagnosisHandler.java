@@ -1,5 +1,6 @@
 package dev.whyslow.daemon.http;
 
+import dev.whyslow.daemon.config.DurationText;
 import dev.whyslow.daemon.diagnosis.CbiOptions;
 import dev.whyslow.daemon.diagnosis.DeltaLdaOptions;
 import dev.whyslow.daemon.diagnosis.DiagnosisOptions;
@@ -7,8 +8,11 @@ import dev.whyslow.daemon.diagnosis.DiagnosisReport;
 import dev.whyslow.daemon.diagnosis.DiagnosisRequest;
 import dev.whyslow.daemon.diagnosis.DiagnosisService;
 import dev.whyslow.daemon.diagnosis.PredicateFilter;
+import dev.whyslow.daemon.units.ThresholdService;
+import dev.whyslow.protocol.RunKind;
 import dev.whyslow.storage.RunQuery;
 import dev.whyslow.storage.StoredRun;
+import dev.whyslow.storage.StoredThreshold;
 import dev.whyslow.storage.WhyslowStore;
 import java.util.List;
 import java.util.Optional;
@@ -28,10 +32,23 @@ public final class DiagnosisHandler implements ApiRoutes {
 
   private final WhyslowStore store;
   private final DiagnosisService service;
+  private final ThresholdService thresholds;
 
+  /** Without thresholds: a {@code unitType} diagnosis cannot say whether the type has one. */
   public DiagnosisHandler(WhyslowStore store, DiagnosisService service) {
+    this(store, service, null);
+  }
+
+  /**
+   * With {@code unitType}, only unit runs of that type are diagnosed, by the labels their agents
+   * gave them from the type's threshold; the report says plainly when the type has no threshold yet
+   * or no unit over it.
+   */
+  public DiagnosisHandler(
+      WhyslowStore store, DiagnosisService service, ThresholdService thresholds) {
     this.store = store;
     this.service = service;
+    this.thresholds = thresholds;
   }
 
   @Override
@@ -61,6 +78,10 @@ public final class DiagnosisHandler implements ApiRoutes {
             .param("service")
             .orElseThrow(() -> ApiException.badRequest("service is required, e.g. ?service=demo"));
     RunQuery query = RunsHandler.query(request).withLimit(MAX_RUNS + 1);
+    Optional<String> unitType = request.param("unitType");
+    if (unitType.isPresent() && request.param("kind").isEmpty()) {
+      query = query.withKind(RunKind.UNIT);
+    }
     List<StoredRun> runs = store.runs(query);
     boolean truncated = runs.size() > MAX_RUNS;
     if (truncated) {
@@ -89,6 +110,9 @@ public final class DiagnosisHandler implements ApiRoutes {
       diagnosis = diagnosis.withTopN(intParam("top", top.get(), 1, 1000));
     }
     DiagnosisReport report = service.diagnose(diagnosis, runs, store.sites(name));
+    if (unitType.isPresent()) {
+      report = withUnitTypeReasons(report, name, unitType.get(), runs.size());
+    }
     if (truncated) {
       report =
           withNote(
@@ -147,9 +171,50 @@ public final class DiagnosisHandler implements ApiRoutes {
     throw ApiException.badParameter(name, text, "a whole number from " + min + " to " + max);
   }
 
+  /** Puts the unit type's own reasons first when its runs cannot be diagnosed. */
+  private DiagnosisReport withUnitTypeReasons(
+      DiagnosisReport r, String serviceName, String unitType, int runCount) {
+    List<String> reasons = new java.util.ArrayList<>();
+    Optional<StoredThreshold> threshold =
+        thresholds == null ? Optional.empty() : thresholds.threshold(serviceName, unitType);
+    if (runCount == 0) {
+      reasons.add(
+          "no unit runs of type '"
+              + unitType
+              + "' in the window; check the name with /api/v1/units?service="
+              + serviceName);
+    } else if (thresholds != null && threshold.isEmpty() && r.failingRuns() == 0) {
+      reasons.add(
+          "unit type '"
+              + unitType
+              + "' has no threshold yet (it needs "
+              + thresholds.settings().minCount()
+              + " units within "
+              + DurationText.format(thresholds.settings().window())
+              + "), so its units are labelled do-not-care and none failed");
+    } else if (r.failingRuns() == 0) {
+      reasons.add(
+          "no unit of type '"
+              + unitType
+              + "' ran over its threshold"
+              + threshold.map(t -> " of " + t.thresholdNanos() / 1_000_000.0 + " ms").orElse("")
+              + " in the window: nothing failed, so there is nothing to diagnose");
+    }
+    if (reasons.isEmpty()) {
+      return r;
+    }
+    reasons.addAll(r.insufficient());
+    return copy(r, reasons, r.notes());
+  }
+
   private static DiagnosisReport withNote(DiagnosisReport r, String note) {
     List<String> notes = new java.util.ArrayList<>(r.notes());
     notes.add(note);
+    return copy(r, r.insufficient(), notes);
+  }
+
+  private static DiagnosisReport copy(
+      DiagnosisReport r, List<String> insufficient, List<String> notes) {
     return new DiagnosisReport(
         r.service(),
         r.fromInclusiveMillis(),
@@ -164,7 +229,7 @@ public final class DiagnosisHandler implements ApiRoutes {
         r.predicatesConsidered(),
         r.rankedPredicates(),
         r.predictors(),
-        r.insufficient(),
+        insufficient,
         notes);
   }
 }

@@ -38,7 +38,9 @@ import java.util.function.Supplier;
 @SuppressWarnings("deprecation")
 public final class DaemonMetrics implements AutoCloseable {
   /** Frame types counted by {@code whyslow_ingest_frames_total{type}}. */
-  public static final String[] FRAME_TYPES = {"hello", "sites", "runs", "agent_stats", "other"};
+  public static final String[] FRAME_TYPES = {
+    "hello", "sites", "runs", "agent_stats", "unit_stats", "violations", "unit_types", "other"
+  };
 
   private final CollectorRegistry collectorRegistry = new CollectorRegistry(true);
   private final PrometheusMeterRegistry meterRegistry;
@@ -48,6 +50,7 @@ public final class DaemonMetrics implements AutoCloseable {
   private final Counter sites;
   private final Timer writes;
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+  private final UnitMetrics units = new UnitMetrics(UnitMetrics.DEFAULT_MAX_SERIES);
 
   public DaemonMetrics(String version) {
     meterRegistry =
@@ -91,12 +94,18 @@ public final class DaemonMetrics implements AutoCloseable {
         .description("Always 1; the version label says which whyslowd is running")
         .tag("version", version)
         .register(meterRegistry);
+    collectorRegistry.register(units);
     new ClassLoaderMetrics().bindTo(meterRegistry);
     new JvmMemoryMetrics().bindTo(meterRegistry);
     gcMetrics.bindTo(meterRegistry);
     new JvmThreadMetrics().bindTo(meterRegistry);
     new ProcessorMetrics().bindTo(meterRegistry);
     new UptimeMetrics().bindTo(meterRegistry);
+  }
+
+  /** Unit durations, thresholds, violations and agents per service. */
+  public UnitMetrics units() {
+    return units;
   }
 
   public CollectorRegistry collectorRegistry() {

@@ -9,9 +9,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Deletes runs older than the retention ({@code retention.days}) once an hour. Time comes from the
- * injected {@link Clock} and the schedule from the injected executor, so tests move the clock and
- * call {@link #runOnce()} instead of waiting.
+ * Deletes runs, unit statistics and violations older than the retention ({@code retention.days})
+ * once an hour. Time comes from the injected {@link Clock} and the schedule from the injected
+ * executor, so tests move the clock and call {@link #runOnce()} instead of waiting.
  */
 public final class RetentionTask implements Runnable {
   private static final System.Logger LOG = System.getLogger(RetentionTask.class.getName());
@@ -41,7 +41,15 @@ public final class RetentionTask implements Runnable {
   public long runOnce() {
     long cutoff = clock.millis() - retention.toMillis();
     long deleted = store.deleteRunsBefore(cutoff);
-    LOG.log(Level.DEBUG, "retention: deleted about {0} runs started before {1}", deleted, cutoff);
+    long stats = store.deleteUnitStatsBefore(cutoff);
+    long violations = store.deleteViolationsBefore(cutoff);
+    LOG.log(
+        Level.DEBUG,
+        "retention: deleted about {0} runs, {1} unit statistics and {2} violations before {3}",
+        deleted,
+        stats,
+        violations,
+        cutoff);
     return deleted;
   }
 

@@ -8,6 +8,7 @@ import dev.whyslow.protocol.ErrorCode;
 import dev.whyslow.protocol.ErrorMessage;
 import dev.whyslow.protocol.Hello;
 import dev.whyslow.protocol.HelloOk;
+import dev.whyslow.protocol.MessageCodec;
 import dev.whyslow.protocol.RunBatch;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.time.Clock;
@@ -107,7 +108,9 @@ class HandshakeHandlerTest {
     channel("").writeInbound(new Hello(99, "checkout", "host-a:1", "1.0", "0.1.0", ""));
     ErrorMessage error = channel.readOutbound();
     assertThat(error.code()).isEqualTo(ErrorCode.UNSUPPORTED_VERSION);
-    assertThat(error.message()).contains("protocol version 99").contains("speaks version 1");
+    assertThat(error.message())
+        .contains("protocol version 99")
+        .contains("speaks version " + MessageCodec.PROTOCOL_VERSION);
     assertThat(channel.isOpen()).isFalse();
   }
 
@@ -122,7 +125,9 @@ class HandshakeHandlerTest {
 
   @Test
   void helloWithoutServiceIsRefused() {
-    channel("").writeInbound(new Hello(1, " ", "host-a:1", "1.0", "0.1.0", ""));
+    channel("")
+        .writeInbound(
+            new Hello(MessageCodec.PROTOCOL_VERSION, " ", "host-a:1", "1.0", "0.1.0", ""));
     ErrorMessage error = channel.readOutbound();
     assertThat(error.code()).isEqualTo(ErrorCode.INVALID_MESSAGE);
     assertThat(error.message()).contains("must name a service");

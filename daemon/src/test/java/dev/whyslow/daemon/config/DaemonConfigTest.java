@@ -148,4 +148,41 @@ class DaemonConfigTest {
     assertThat(HostPort.parse("[::1]:9720").toString()).isEqualTo("[::1]:9720");
     assertThatThrownBy(() -> HostPort.parse("9720")).hasMessageContaining("host:port");
   }
+
+  @Test
+  void thresholdSettingsDefaultToTheContract() {
+    ThresholdSettings t = DaemonConfig.defaults().thresholds();
+    assertThat(t.k()).isEqualTo(4);
+    assertThat(t.window()).isEqualTo(java.time.Duration.ofMinutes(15));
+    assertThat(t.minCount()).isEqualTo(200);
+    assertThat(t.method()).isEqualTo(ThresholdMethod.MEAN_SIGMA);
+    assertThat(t.interval()).isEqualTo(java.time.Duration.ofSeconds(10));
+    assertThat(
+            DaemonConfig.defaults()
+                .with(Map.of("thresholds.method", "robust", "thresholds.window", "2h"))
+                .thresholds())
+        .extracting(ThresholdSettings::method, ThresholdSettings::window)
+        .containsExactly(ThresholdMethod.ROBUST, java.time.Duration.ofHours(2));
+  }
+
+  @Test
+  void absurdThresholdSettingsAreRefusedNamingKeyAndRange() {
+    assertThatThrownBy(() -> DaemonConfig.from(Map.of("thresholds.k", "-3"), "test"))
+        .hasMessageContaining("thresholds.k '-3'")
+        .hasMessageContaining("0.5 to 100");
+    assertThatThrownBy(() -> DaemonConfig.from(Map.of("thresholds.window", "10 years"), "test"))
+        .hasMessageContaining("thresholds.window '10 years'")
+        .hasMessageContaining("15m");
+    assertThatThrownBy(() -> DaemonConfig.from(Map.of("thresholds.window", "30d"), "test"))
+        .hasMessageContaining("1m to 7d");
+    assertThatThrownBy(() -> DaemonConfig.from(Map.of("thresholds.min.count", "0"), "test"))
+        .hasMessageContaining("thresholds.min.count '0'");
+    assertThatThrownBy(() -> DaemonConfig.from(Map.of("thresholds.method", "median"), "test"))
+        .hasMessageContaining("mean-sigma, robust");
+    assertThatThrownBy(
+            () ->
+                DaemonConfig.from(
+                    Map.of("thresholds.window", "1m", "thresholds.interval", "5m"), "test"))
+        .hasMessageContaining("must not exceed thresholds.window");
+  }
 }

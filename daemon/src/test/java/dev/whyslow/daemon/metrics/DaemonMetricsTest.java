@@ -171,6 +171,64 @@ class DaemonMetricsTest {
     }
 
     @Override
+    public void putUnitStats(RunOrigin origin, dev.whyslow.protocol.UnitStats stats) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<dev.whyslow.storage.StoredUnitStats> unitStats(
+        dev.whyslow.storage.UnitStatsQuery query) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void putThresholds(String service, Collection<dev.whyslow.storage.StoredThreshold> t) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<dev.whyslow.storage.StoredThreshold> thresholds(String service) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<dev.whyslow.storage.StoredViolation> putViolations(
+        RunOrigin origin, List<dev.whyslow.protocol.Violation> v) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<dev.whyslow.storage.StoredViolation> violations(
+        dev.whyslow.storage.ViolationQuery query) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<dev.whyslow.storage.StoredViolation> violation(long violationId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void putUnitTypes(String service, Collection<dev.whyslow.protocol.UnitTypeInfo> types) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<dev.whyslow.protocol.UnitTypeInfo> unitTypes(String service) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public long deleteUnitStatsBefore(long cutoffEpochMillis) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public long deleteViolationsBefore(long cutoffEpochMillis) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public void close() {}
   }
 }
