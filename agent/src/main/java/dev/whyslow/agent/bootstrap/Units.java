@@ -9,8 +9,10 @@ package dev.whyslow.agent.bootstrap;
  * allocates per unit on the common path; java.lang only, as everything in this package.
  */
 public final class Units {
-  /** Frames of the agent itself at the top of a captured stack are left out. */
-  private static final String AGENT_PACKAGE = "dev.whyslow.agent.";
+  /** Frames of these classes at the top of a captured stack are the capture itself. */
+  private static final String UNITS = "dev.whyslow.agent.bootstrap.Units";
+
+  private static final String API = "dev.whyslow.agent.bootstrap.Whyslow";
 
   /** The deepest stack a violation carries ({@code Violation.MAX_FRAMES}). */
   public static final int MAX_FRAMES = 128;
@@ -352,7 +354,8 @@ public final class Units {
     StackTraceElement[] all = thread.getStackTrace();
     int from = 0;
     while (from < all.length
-        && (all[from].getClassName().startsWith(AGENT_PACKAGE)
+        && (all[from].getClassName().equals(UNITS)
+            || all[from].getClassName().equals(API)
             || all[from].getClassName().equals("java.lang.Thread"))) {
       from++;
     }

@@ -7,7 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Remembers every unit end and violation, for tests of {@link Units}. */
-final class RecordingUnitListener extends UnitListener {
+class RecordingUnitListener extends UnitListener {
   record Ended(String type, String entryPoint, int kind, long elapsedNanos, boolean violation) {}
 
   record Found(String type, int cause, StackTraceElement[] stack, long runSequence) {}
@@ -19,7 +19,10 @@ final class RecordingUnitListener extends UnitListener {
 
   @Override
   public UnitType typeOf(String name) {
-    return types.computeIfAbsent(name, n -> new UnitType(n, types.size(), null));
+    UnitType known = types.get(name); // computeIfAbsent alone would allocate its lambda per call
+    return known != null
+        ? known
+        : types.computeIfAbsent(name, n -> new UnitType(n, types.size(), null));
   }
 
   @Override

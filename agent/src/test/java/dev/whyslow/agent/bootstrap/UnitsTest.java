@@ -126,6 +126,10 @@ class UnitsTest {
             "stuck-worker");
     worker.start();
     assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (worker.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+      Thread.onSpinWait(); // until it waits inside awaitQuietly
+    }
     Units.watch(System.nanoTime() + 1_000_000);
     Units.watch(System.nanoTime() + 1_000_000);
     release.countDown();

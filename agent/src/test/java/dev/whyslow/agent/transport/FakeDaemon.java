@@ -33,8 +33,8 @@ import java.util.function.Function;
  * records what each connection sent and answers {@code Hello} with whatever {@link #onHello} says
  * ({@code null}: never answer).
  */
-final class FakeDaemon implements AutoCloseable {
-  final List<Connection> connections = new CopyOnWriteArrayList<>();
+public final class FakeDaemon implements AutoCloseable {
+  public final List<Connection> connections = new CopyOnWriteArrayList<>();
   volatile Function<Hello, Message> onHello = hello -> new HelloOk("test-daemon", 1 << 20);
 
   private final EventLoopGroup group =
@@ -62,11 +62,11 @@ final class FakeDaemon implements AutoCloseable {
             .channel();
   }
 
-  static FakeDaemon start() throws InterruptedException {
+  public static FakeDaemon start() throws InterruptedException {
     return new FakeDaemon();
   }
 
-  int port() {
+  public int port() {
     return ((InetSocketAddress) server.localAddress()).getPort();
   }
 
@@ -74,8 +74,13 @@ final class FakeDaemon implements AutoCloseable {
     return connections.get(index);
   }
 
+  /** Every message of {@code type} received on any connection. */
+  public <T extends Message> List<T> received(Class<T> type) {
+    return connections.stream().flatMap(c -> c.received(type).stream()).toList();
+  }
+
   /** Every run received on any connection, in arrival order per connection. */
-  List<Run> runs() {
+  public List<Run> runs() {
     return connections.stream().flatMap(c -> c.runs().stream()).toList();
   }
 
@@ -93,7 +98,7 @@ final class FakeDaemon implements AutoCloseable {
   }
 
   /** One accepted agent connection. */
-  static final class Connection {
+  public static final class Connection {
     final Channel channel;
     final List<Message> received = new CopyOnWriteArrayList<>();
 
@@ -101,7 +106,7 @@ final class FakeDaemon implements AutoCloseable {
       this.channel = channel;
     }
 
-    void send(Message message) {
+    public void send(Message message) {
       channel.writeAndFlush(Unpooled.wrappedBuffer(MessageCodec.encodeFrame(message)));
     }
 
@@ -109,14 +114,14 @@ final class FakeDaemon implements AutoCloseable {
       channel.writeAndFlush(Unpooled.wrappedBuffer(bytes));
     }
 
-    List<Run> runs() {
+    public List<Run> runs() {
       return received.stream()
           .filter(m -> m instanceof RunBatch)
           .flatMap(m -> ((RunBatch) m).runs().stream())
           .toList();
     }
 
-    <T extends Message> List<T> received(Class<T> type) {
+    public <T extends Message> List<T> received(Class<T> type) {
       return received.stream().filter(type::isInstance).map(type::cast).toList();
     }
   }
