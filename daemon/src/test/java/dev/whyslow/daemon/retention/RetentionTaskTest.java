@@ -36,6 +36,44 @@ class RetentionTaskTest {
   }
 
   @Test
+  void alsoDeletesOldUnitStatisticsAndViolations() {
+    store.putUnitStats(
+        ORIGIN,
+        new dev.whyslow.protocol.UnitStats(
+            day(0), 10_000, List.of(dev.whyslow.storage.UnitHistograms.empty("search"))));
+    store.putUnitStats(
+        ORIGIN,
+        new dev.whyslow.protocol.UnitStats(
+            day(2), 10_000, List.of(dev.whyslow.storage.UnitHistograms.empty("search"))));
+    for (long detected : new long[] {day(0), day(2)}) {
+      store.putViolations(
+          ORIGIN,
+          List.of(
+              new dev.whyslow.protocol.Violation(
+                  detected,
+                  detected,
+                  "search",
+                  2,
+                  1,
+                  dev.whyslow.protocol.ViolationCause.UNIT_END,
+                  "t",
+                  List.of(),
+                  0)));
+    }
+    clock.set(DAY_0.plus(Duration.ofDays(15)));
+
+    new RetentionTask(store, Duration.ofDays(14), clock).runOnce();
+
+    assertThat(
+            store.unitStats(dev.whyslow.storage.UnitStatsQuery.of("checkout", 0, Long.MAX_VALUE)))
+        .extracting(s -> s.intervalStartEpochMillis())
+        .containsExactly(day(2));
+    assertThat(store.violations(dev.whyslow.storage.ViolationQuery.forService("checkout")))
+        .extracting(v -> v.violation().detectedEpochMillis())
+        .containsExactly(day(2));
+  }
+
+  @Test
   void deletesRunsOlderThanTheRetentionAsTheClockMoves() {
     store.putRuns(
         ORIGIN,
