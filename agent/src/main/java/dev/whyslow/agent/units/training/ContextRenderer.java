@@ -1,6 +1,7 @@
 package dev.whyslow.agent.units.training;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Shows a context as the call path that reaches it, {@code Router.handle > Search.query >
@@ -10,8 +11,11 @@ final class ContextRenderer {
   private final List<DistinctTrace> traces;
   private final int[] typeOf;
   private final MethodNames names;
+  private final Map<String, Integer> trunks;
 
-  ContextRenderer(List<DistinctTrace> traces, int[] typeOf, MethodNames names) {
+  ContextRenderer(
+      List<DistinctTrace> traces, int[] typeOf, MethodNames names, Map<String, Integer> trunks) {
+    this.trunks = trunks;
     this.traces = traces;
     this.typeOf = typeOf;
     this.names = names;
@@ -21,6 +25,25 @@ final class ContextRenderer {
     int method = DistinctTrace.methodOf(context);
     int depth = DistinctTrace.depthOf(context);
     StringBuilder out = new StringBuilder(TypeNamer.simple(entryPoint));
+    // Paths start below the entry point's common trunk, which is shown as "…".
+    int trunk = trunks.getOrDefault(entryPoint, 0);
+    if (depth > trunk) {
+      if (trunk > 0) {
+        out.append(" > …");
+      }
+      String path = pathTo(type, context, method, depth - trunk);
+      if (path != null) {
+        return cap(out.append(path));
+      }
+    }
+    out.append(" > … > ").append(TypeNamer.simple(names.nameOf(method)));
+    out.append(" (depth ").append(depth).append(')');
+    return cap(out);
+  }
+
+  /** " > A.a > B.b" down to the context, from the first of the type's units that has it. */
+  private String pathTo(int type, long context, int method, int depth) {
+    StringBuilder out = new StringBuilder();
     for (int i = 0; i < traces.size(); i++) {
       if (typeOf[i] != type || !traces.get(i).hasContext(context)) {
         continue;
@@ -32,14 +55,11 @@ final class ContextRenderer {
           for (int k = 0; k < depth; k++) {
             out.append(" > ").append(TypeNamer.simple(names.nameOf(path.method(k))));
           }
-          return cap(out);
+          return out.toString();
         }
       }
     }
-    // Deeper than the paths kept: the method and its depth.
-    out.append(" > … > ").append(TypeNamer.simple(names.nameOf(method)));
-    out.append(" (depth ").append(depth).append(')');
-    return cap(out);
+    return null; // deeper than the paths kept
   }
 
   private static String cap(StringBuilder s) {

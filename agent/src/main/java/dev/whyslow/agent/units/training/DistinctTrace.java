@@ -50,8 +50,8 @@ final class DistinctTrace {
   record Key(String entryPoint, Set<CallPath> paths, List<Long> contexts) {}
 
   static Key keyOf(
-      UnitCallTrace trace, TrainingSettings settings, Map<CallPath, CallPath> interned) {
-    Set<CallPath> paths = Set.copyOf(PathSet.pathsOf(trace, settings, interned));
+      UnitCallTrace trace, TrainingSettings settings, Map<CallPath, CallPath> interned, int trunk) {
+    Set<CallPath> paths = Set.copyOf(PathSet.pathsOf(trace, settings, interned, trunk));
     List<Long> contexts = new ArrayList<>();
     for (long c : contextsOf(trace, settings)) {
       contexts.add(c);

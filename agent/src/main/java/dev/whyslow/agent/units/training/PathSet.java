@@ -1,5 +1,6 @@
 package dev.whyslow.agent.units.training;
 
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,11 +26,11 @@ final class PathSet {
    * so equal paths compare by identity (pass a fresh map when that does not matter).
    */
   static List<CallPath> pathsOf(
-      UnitCallTrace trace, TrainingSettings settings, Map<CallPath, CallPath> interned) {
+      UnitCallTrace trace, TrainingSettings settings, Map<CallPath, CallPath> interned, int trunk) {
     int[] methods = trace.methodIds();
     int[] depths = trace.relativeDepths();
     int calls = Math.min(methods.length, settings.maxCallsPerTrace());
-    int maxLength = settings.maxPathLength();
+    int maxLength = trunk + settings.maxPathLength();
     Set<CallPath> found = new LinkedHashSet<>();
     int[] stack = new int[maxLength];
     int stackDepth = 0; // frames on the path to the current entry, untruncated
@@ -43,7 +44,8 @@ final class PathSet {
       stackDepth = depth;
       boolean leaf = i + 1 >= calls || depths[i + 1] <= depth;
       if (leaf) {
-        int[] path = java.util.Arrays.copyOf(stack, Math.min(depth, maxLength));
+        int from = Math.min(trunk, depth);
+        int[] path = Arrays.copyOfRange(stack, from, Math.max(from, Math.min(depth, maxLength)));
         CallPath p = new CallPath(path);
         found.add(interned.computeIfAbsent(p, k -> k));
       }
@@ -53,6 +55,50 @@ final class PathSet {
       found.add(interned.computeIfAbsent(empty, k -> k));
     }
     return List.copyOf(found);
+  }
+
+  /**
+   * How many frames every unit of these traces passes first, one below the other, before any
+   * branching (request filters, a dispatcher): the common trunk. Those frames tell no unit from
+   * another, yet each path's LCS would count them and bring every pair of kinds close, so the
+   * distance leaves them out.
+   */
+  static int commonTrunk(List<UnitCallTrace> traces, TrainingSettings settings) {
+    int[] common = null;
+    int length = 0;
+    for (UnitCallTrace t : traces) {
+      int[] methods = t.methodIds();
+      int[] depths = t.relativeDepths();
+      int calls = Math.min(methods.length, settings.maxCallsPerTrace());
+      int chain = 0;
+      while (chain < calls && depths[chain] == chain + 1) {
+        chain++;
+      }
+      int trunk = chain;
+      for (int i = chain; i < calls && trunk > 0; i++) {
+        // A later entry at depth d is a second child of the frame at depth d - 1.
+        trunk = Math.min(trunk, Math.max(0, depths[i] - 1));
+      }
+      if (trunk == chain && chain == calls) {
+        trunk = Math.max(0, chain - 1); // one chain: keep its leaf so the unit has a path
+      }
+      if (common == null) {
+        common = Arrays.copyOf(methods, trunk);
+        length = trunk;
+      } else {
+        length = Math.min(length, trunk);
+        for (int i = 0; i < length; i++) {
+          if (common[i] != methods[i]) {
+            length = i;
+            break;
+          }
+        }
+      }
+      if (length == 0) {
+        return 0;
+      }
+    }
+    return length;
   }
 
   int size() {

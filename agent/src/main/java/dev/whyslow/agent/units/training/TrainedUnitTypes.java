@@ -6,6 +6,7 @@ import dev.whyslow.protocol.UnitTypeInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The result of one training: the unit types (index = bit in {@link ContextTable} candidate sets),
@@ -22,11 +23,16 @@ public final class TrainedUnitTypes {
   private final TrainingSettings settings;
   private final List<String> notes;
 
+  /** Frames every unit of an entry point passes first, left out of the distance. */
+  private final Map<String, Integer> trunks;
+
   TrainedUnitTypes(
       List<UnitTypeModel> types,
       ContextTable contextTable,
       TrainingSettings settings,
-      List<String> notes) {
+      List<String> notes,
+      Map<String, Integer> trunks) {
+    this.trunks = Map.copyOf(trunks);
     this.types = List.copyOf(types);
     this.contextTable = contextTable;
     this.settings = settings;
@@ -75,7 +81,8 @@ public final class TrainedUnitTypes {
    * distance to its representatives; -1 when training saw no unit of that entry point.
    */
   public int classify(UnitCallTrace trace) {
-    PathSet units = new PathSet(PathSet.pathsOf(trace, settings, new HashMap<>()));
+    int trunk = trunks.getOrDefault(trace.entryPoint(), 0);
+    PathSet units = new PathSet(PathSet.pathsOf(trace, settings, new HashMap<>(), trunk));
     int best = -1;
     double bestDistance = Double.POSITIVE_INFINITY;
     for (int i = 0; i < types.size(); i++) {

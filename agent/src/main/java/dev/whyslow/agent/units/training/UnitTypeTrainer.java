@@ -24,7 +24,13 @@ public final class UnitTypeTrainer {
   public static TrainedUnitTypes train(
       List<UnitCallTrace> traces, MethodNames names, TrainingSettings settings) {
     List<String> notes = new ArrayList<>();
-    List<DistinctTrace> distinct = deduplicate(traces, names, settings);
+    Map<String, List<UnitCallTrace>> byEntry = new HashMap<>();
+    for (UnitCallTrace t : traces) {
+      byEntry.computeIfAbsent(t.entryPoint(), k -> new ArrayList<>()).add(t);
+    }
+    Map<String, Integer> trunks = new HashMap<>();
+    byEntry.forEach((entry, ts) -> trunks.put(entry, PathSet.commonTrunk(ts, settings)));
+    List<DistinctTrace> distinct = deduplicate(traces, names, settings, trunks);
     distinct.sort(
         Comparator.comparingLong((DistinctTrace d) -> -d.weight)
             .thenComparing(DistinctTrace.CANONICAL));
@@ -83,7 +89,7 @@ public final class UnitTypeTrainer {
     GuardSelector selector = new GuardSelector(all, typeOf, entryOfType, names);
     GuardSelector.Selection selection = selector.select(settings);
     List<String> typeNames = TypeNamer.names(entryOfType, selection.signatureByType(), names);
-    ContextRenderer renderer = new ContextRenderer(all, typeOf, names);
+    ContextRenderer renderer = new ContextRenderer(all, typeOf, names, trunks);
     List<UnitTypeModel> types = new ArrayList<>(typeCount);
     for (int t = 0; t < typeCount; t++) {
       List<String> contexts = new ArrayList<>();
@@ -108,15 +114,19 @@ public final class UnitTypeTrainer {
               typeNames.get(t), entryOfType[t], representatives.get(t), contexts, guardMethods));
     }
     ContextTable table = ContextTable.of(typeCount, selection.guardMethods(), selection.rows());
-    return new TrainedUnitTypes(types, table, settings, notes);
+    return new TrainedUnitTypes(types, table, settings, notes, trunks);
   }
 
   private static List<DistinctTrace> deduplicate(
-      List<UnitCallTrace> traces, MethodNames names, TrainingSettings settings) {
+      List<UnitCallTrace> traces,
+      MethodNames names,
+      TrainingSettings settings,
+      Map<String, Integer> trunks) {
     Map<CallPath, CallPath> interned = new HashMap<>();
     Map<DistinctTrace.Key, Long> counts = new LinkedHashMap<>();
     for (UnitCallTrace trace : traces) {
-      counts.merge(DistinctTrace.keyOf(trace, settings, interned), 1L, Long::sum);
+      int trunk = trunks.getOrDefault(trace.entryPoint(), 0);
+      counts.merge(DistinctTrace.keyOf(trace, settings, interned, trunk), 1L, Long::sum);
     }
     // Ranks of methods by name: orderings never depend on the ids the agent handed out.
     TreeSet<Integer> methods = new TreeSet<>();

@@ -14,7 +14,7 @@ class PathSetTest {
     // 1 > (2 > 3, 3), 1 > 2 > 3 again (a loop), 4
     UnitCallTrace trace = trace(new int[] {1, 2, 3, 3, 2, 3, 4}, new int[] {1, 2, 3, 2, 2, 3, 1});
 
-    assertThat(PathSet.pathsOf(trace, DEFAULTS, new HashMap<>()))
+    assertThat(PathSet.pathsOf(trace, DEFAULTS, new HashMap<>(), 0))
         .extracting(CallPath::toString)
         .containsExactly("[1, 2, 3]", "[1, 3]", "[4]");
   }
@@ -22,12 +22,27 @@ class PathSetTest {
   @Test
   void aDepthJumpHangsTheEntryUnderItsPredecessorAndAnEmptyUnitHasOneEmptyPath() {
     UnitCallTrace jump = trace(new int[] {1, 2}, new int[] {1, 5});
-    assertThat(PathSet.pathsOf(jump, DEFAULTS, new HashMap<>()))
+    assertThat(PathSet.pathsOf(jump, DEFAULTS, new HashMap<>(), 0))
         .extracting(CallPath::toString)
         .containsExactly("[1, 2]");
-    assertThat(PathSet.pathsOf(trace(new int[0], new int[0]), DEFAULTS, new HashMap<>()))
+    assertThat(PathSet.pathsOf(trace(new int[0], new int[0]), DEFAULTS, new HashMap<>(), 0))
         .extracting(CallPath::length)
         .containsExactly(0);
+  }
+
+  @Test
+  void theFramesEveryUnitPassesBeforeBranchingFormTheTrunkAndAreLeftOut() {
+    // 1 > 2 > (3 > 4, 5) and 1 > 2 > 6: the trunk is [1, 2].
+    UnitCallTrace a = trace(new int[] {1, 2, 3, 4, 5}, new int[] {1, 2, 3, 4, 3});
+    UnitCallTrace b = trace(new int[] {1, 2, 6}, new int[] {1, 2, 3});
+    UnitCallTrace other = trace(new int[] {1, 7}, new int[] {1, 2});
+
+    assertThat(PathSet.commonTrunk(List.of(a, b), DEFAULTS)).isEqualTo(2);
+    assertThat(PathSet.commonTrunk(List.of(a, b, other), DEFAULTS)).isEqualTo(1);
+    assertThat(PathSet.commonTrunk(List.of(b), DEFAULTS)).isEqualTo(2);
+    assertThat(PathSet.pathsOf(a, DEFAULTS, new HashMap<>(), 2))
+        .extracting(CallPath::toString)
+        .containsExactly("[3, 4]", "[5]");
   }
 
   @Test
@@ -58,7 +73,7 @@ class PathSetTest {
     UnitCallTrace huge = trace(methods, depths);
     TrainingSettings small = new TrainingSettings(0.1, 64, 8, 5, 16, 10_000, 32, 8, 2);
 
-    List<CallPath> paths = PathSet.pathsOf(huge, small, new HashMap<>());
+    List<CallPath> paths = PathSet.pathsOf(huge, small, new HashMap<>(), 0);
 
     assertThat(paths).hasSize(5).allSatisfy(p -> assertThat(p.length()).isEqualTo(16));
     long[] contexts = DistinctTrace.contextsOf(huge, small);

@@ -17,10 +17,17 @@ final class ShopTraces {
 
   private final TraceBuilder.Names names;
   private final Random random;
+  private final int frameworkDepth;
 
   ShopTraces(TraceBuilder.Names names, long seed) {
+    this(names, seed, 0);
+  }
+
+  /** With {@code frameworkDepth} request-filter frames above the router, as servlet stacks have. */
+  ShopTraces(TraceBuilder.Names names, long seed, int frameworkDepth) {
     this.names = names;
     this.random = new Random(seed);
+    this.frameworkDepth = frameworkDepth;
   }
 
   /** {@code perKind} units of each kind, kinds interleaved. */
@@ -36,6 +43,9 @@ final class ShopTraces {
 
   UnitCallTrace unit(int kind) {
     TraceBuilder b = new TraceBuilder(names, ENTRY);
+    for (int f = 0; f < frameworkDepth; f++) {
+      b.enter("com.web.Filter" + f + ".doFilter");
+    }
     b.enter("com.shop.Router.route");
     maybeLog(b);
     switch (kind) {

@@ -29,6 +29,26 @@ class UnitTypeTrainerTest {
   }
 
   @Test
+  void deepFrameworkFramesAboveTheRouterDoNotBlurTheKinds() {
+    TraceBuilder.Names names = new TraceBuilder.Names();
+    ShopTraces shop = new ShopTraces(names, 6, 30);
+
+    TrainedUnitTypes types = UnitTypeTrainer.train(shop.mixed(100), names, DEFAULTS);
+
+    assertThat(typeNames(types))
+        .containsExactlyInAnyOrder(
+            "Router.handle/Search.query",
+            "Router.handle/Cart.add",
+            "Router.handle/Orders.checkout");
+    assertThat(types.describe().get(indexOf(types, "Router.handle/Search.query")).contexts())
+        .containsExactly("Router.handle > … > Search.query");
+    for (int kind = 0; kind < 3; kind++) {
+      UnitCallTrace unit = shop.unit(kind);
+      assertThat(types.inferFromGuards(unit, new long[3])).isEqualTo(types.classify(unit));
+    }
+  }
+
+  @Test
   void contextTableNamesEachKindAtItsGuards() {
     TraceBuilder.Names names = new TraceBuilder.Names();
     TrainedUnitTypes types =
