@@ -60,6 +60,12 @@ public final class UnitState {
   final UnitRunCounts counts = new UnitRunCounts();
   RunCounts savedRun;
 
+  /** Hits of this unit's guards; created at the first guard, reset per unit. */
+  TypeInference inference;
+
+  /** The model {@link #inference} was sized for. */
+  UnitModel inferenceModel;
+
   // ---- call tracing, for training and audit ----
   boolean tracing;
   int[] traceIds;

@@ -22,6 +22,9 @@ public final class Units {
 
   private static volatile UnitListener listener;
 
+  /** The trained context table and types, or {@code null} before the first training. */
+  private static volatile UnitModel model;
+
   /** Units traced for training: a unit is traced when a 31-bit draw is below this; 0 = none. */
   private static volatile int traceBelow;
 
@@ -41,6 +44,16 @@ public final class Units {
   /** Turns units on, reporting to {@code l}; {@code null} turns them off. */
   public static void install(UnitListener l) {
     listener = l;
+  }
+
+  /** Turns guards on with a trained model; units started from now on infer their type. */
+  public static void publish(UnitModel trained) {
+    model = trained;
+  }
+
+  /** The model the guards use, or {@code null}. */
+  public static UnitModel model() {
+    return model;
   }
 
   /** The share of units whose method entries are traced, in [0, 1]. */
@@ -198,6 +211,67 @@ public final class Units {
     if (u.tracing) {
       u.trace(methodId, depth - u.baseDepth);
     }
+    UnitModel m = model;
+    if (m != null) {
+      int guard = m.table.guardIdOf(methodId);
+      if (guard >= 0) {
+        guard(s, u, m, guard, depth - u.baseDepth);
+      }
+    }
+  }
+
+  /**
+   * A guard: the context (guard, relative depth) adds hits to its candidate types, the unit's type
+   * becomes the best so far, and a unit already over that type's threshold is a violation.
+   */
+  private static void guard(ThreadState s, UnitState u, UnitModel m, int guard, int relativeDepth) {
+    if (s.busy) {
+      return;
+    }
+    try {
+      TypeInference inference = u.inference;
+      if (inference == null || u.inferenceModel != m) {
+        inference = new TypeInference(Math.max(1, m.typeCount()));
+        u.inference = inference;
+        u.inferenceModel = m;
+      }
+      inference.hit(m.table.candidates(guard, relativeDepth));
+      int best = inference.best(m.thresholds());
+      if (best < 0) {
+        return;
+      }
+      UnitType type = m.types[best];
+      u.bestType = type;
+      long threshold = type.thresholdNanos();
+      if (threshold == UnitType.NO_THRESHOLD) {
+        return;
+      }
+      long elapsed = System.nanoTime() - u.startNanos;
+      long unit = u.unclaimedUnit();
+      if (elapsed > threshold && unit != 0) {
+        UnitListener l = listener;
+        boolean wasBusy = s.busy;
+        s.busy = true;
+        try {
+          long runSequence = l.nextRunSequence();
+          if (u.claim(unit, runSequence)) {
+            l.violation(
+                u, type, elapsed, threshold, 1, stackOf(Thread.currentThread()), runSequence);
+          }
+        } finally {
+          s.busy = wasBusy;
+        }
+      }
+    } catch (Throwable t) {
+      AgentErrors.report("a guard", t);
+    }
+  }
+
+  private static void resetInference(UnitState u) {
+    u.bestType = null;
+    if (u.inference != null) {
+      u.inference.reset();
+    }
   }
 
   private static void start(
@@ -206,7 +280,7 @@ public final class Units {
     u.kind = kind;
     u.entryPoint = entryPoint;
     u.entryType = type;
-    u.bestType = null;
+    resetInference(u);
     u.baseDepth = s.depth;
     u.counts.clear();
     u.traceLength = 0;
@@ -233,7 +307,7 @@ public final class Units {
     u.entryPoint = entryPoint;
     u.kind = kind;
     u.baseDepth = s.depth;
-    u.bestType = null;
+    resetInference(u);
     u.traceLength = 0;
     u.traceOverflow = false;
   }

@@ -34,6 +34,7 @@ public final class AgentRuntime {
   private final MethodRegistry methods = new MethodRegistry();
   private final UnitRecorder units;
   private final UnitWorker unitWorker;
+  private final UnitTraining training;
   private final ChunkedRunCounts processCounts;
   private final InstrumentationCounters counters = new InstrumentationCounters();
   private final Scope scope;
@@ -63,7 +64,9 @@ public final class AgentRuntime {
         new ProbeTransformer(scope, instrumenter, counters, instrumentation, this::reportFailure);
     this.link = new TransportLink(config, log, this::stats);
     this.units = new UnitRecorder(config.units(), registry, link, runSequence, log);
-    this.unitWorker = new UnitWorker(config.units(), units, link, () -> {});
+    this.training = new UnitTraining(config.units(), methods, units, link, log);
+    units.attach(training);
+    this.unitWorker = new UnitWorker(config.units(), units, link, this::unitTick);
     link.onThresholds(units::setThresholds);
     this.startEpochMillis =
         ProcessHandle.current()
@@ -120,8 +123,33 @@ public final class AgentRuntime {
   void startUnits() {
     if (config.units().enabled()) {
       Units.install(units);
+      training.start();
       unitWorker.start();
     }
+  }
+
+  private long nextAuditLogNanos = System.nanoTime();
+
+  /** Each watchdog tick: training (or the audit), and the audit's line every stats interval. */
+  private void unitTick() {
+    training.tick();
+    long now = System.nanoTime();
+    if (training.isTrained() && config.units().auditShare() > 0 && now - nextAuditLogNanos >= 0) {
+      nextAuditLogNanos = now + config.units().statsIntervalMillis() * 1_000_000L;
+      log.info(
+          "unit type audit: inferred type agreed with the full trace in "
+              + training.auditSummary());
+    }
+  }
+
+  /** Audited units whose inferred type matched classifying their whole trace. */
+  public long auditAgreed() {
+    return training.auditAgreed.get();
+  }
+
+  /** Units audited after training. */
+  public long auditTotal() {
+    return training.auditTotal.get();
   }
 
   Scope scope() {
@@ -253,7 +281,9 @@ public final class AgentRuntime {
               + units.violationsFound.get()
               + ", "
               + counters.unitsWrapped()
-              + " places wrapped)"
+              + " places wrapped, audit "
+              + training.auditSummary()
+              + ")"
               + ", agent errors "
               + AgentErrors.count());
     } catch (Throwable t) {

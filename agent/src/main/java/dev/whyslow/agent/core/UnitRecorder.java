@@ -54,6 +54,8 @@ final class UnitRecorder extends UnitListener {
   private final AtomicInteger queuedViolations = new AtomicInteger();
   private volatile Map<String, Long> thresholds = Map.of();
   private volatile long intervalStartMillis = System.currentTimeMillis();
+  private volatile UnitTraining training;
+  private volatile Runnable onThresholds = () -> {};
 
   final AtomicLong unitsEnded = new AtomicLong();
   final AtomicLong unitRunsSent = new AtomicLong();
@@ -71,6 +73,12 @@ final class UnitRecorder extends UnitListener {
     this.output = output;
     this.runSequence = runSequence;
     this.log = log;
+  }
+
+  /** Receives traced units, and learns when thresholds change. */
+  void attach(UnitTraining t) {
+    training = t;
+    onThresholds = t::thresholdsChanged;
   }
 
   @Override
@@ -101,6 +109,10 @@ final class UnitRecorder extends UnitListener {
       UnitState unit, UnitType type, long elapsedNanos, boolean violation, long runSequence) {
     unitsEnded.incrementAndGet();
     ((UnitHistogramRecorder) type.data()).record(elapsedNanos, violation);
+    UnitTraining t = training;
+    if (t != null && unit.isTracing()) {
+      t.traced(unit, type);
+    }
     UnitRunCounts counts = unit.counts();
     if (!settings.allRuns() && counts.size() == 0 && !violation) {
       return;
@@ -235,6 +247,7 @@ final class UnitRecorder extends UnitListener {
     Map<String, Long> previous = thresholds;
     thresholds = Map.copyOf(next);
     publishThresholds(thresholds);
+    onThresholds.run();
     if (!next.equals(previous)) {
       log.info("unit thresholds set by the daemon: " + describe(next));
     }

@@ -8,8 +8,9 @@ import dev.whyslow.protocol.UnitStats;
 
 /**
  * The units' background thread: every {@code units.watchdog.interval} it checks running units
- * against their thresholds ({@link Units#watch}) and sends the violations found, and every {@code
- * units.stats.interval} it sends the interval's histograms. Never an application thread.
+ * against their thresholds ({@link Units#watch}); at least every {@value #MAX_TICK_MILLIS} ms it
+ * sends the violations found and trains (or audits); every {@code units.stats.interval} it sends
+ * the interval's histograms. Training runs here, never on an application thread.
  */
 final class UnitWorker implements Runnable {
   private final UnitSettings settings;
@@ -38,22 +39,30 @@ final class UnitWorker implements Runnable {
     }
   }
 
+  /** Longest pause between ticks: training and violations should not wait for a slow watchdog. */
+  static final long MAX_TICK_MILLIS = 250;
+
   @Override
   public void run() {
     Probes.markAgentThread();
     long nextStats = System.nanoTime() + settings.statsIntervalMillis() * 1_000_000L;
+    long nextWatch = System.nanoTime() + settings.watchdogIntervalMillis() * 1_000_000L;
     while (!stopping) {
       try {
         synchronized (wakeUp) {
           if (!stopping) {
-            wakeUp.wait(settings.watchdogIntervalMillis());
+            wakeUp.wait(Math.min(MAX_TICK_MILLIS, settings.watchdogIntervalMillis()));
           }
         }
       } catch (InterruptedException e) {
         return;
       }
       long now = System.nanoTime();
-      tick(now);
+      if (now - nextWatch >= 0) {
+        nextWatch = now + settings.watchdogIntervalMillis() * 1_000_000L;
+        watch(now);
+      }
+      tick();
       if (now - nextStats >= 0) {
         nextStats = now + settings.statsIntervalMillis() * 1_000_000L;
         sendStats();
@@ -61,14 +70,22 @@ final class UnitWorker implements Runnable {
     }
   }
 
-  /** One watchdog pass and a flush of the violations found. */
-  void tick(long nowNanos) {
+  /** One watchdog pass. */
+  void watch(long nowNanos) {
     try {
       Units.watch(nowNanos);
+    } catch (Throwable t) {
+      AgentErrors.report("the unit watchdog", t);
+    }
+  }
+
+  /** Sends the violations found and runs the training's bookkeeping. */
+  void tick() {
+    try {
       recorder.flushViolations();
       everyTick.run();
     } catch (Throwable t) {
-      AgentErrors.report("the unit watchdog", t);
+      AgentErrors.report("the units' background thread", t);
     }
   }
 
@@ -90,7 +107,8 @@ final class UnitWorker implements Runnable {
     synchronized (wakeUp) {
       wakeUp.notifyAll();
     }
-    tick(System.nanoTime());
+    watch(System.nanoTime());
+    tick();
     sendStats();
   }
 }
