@@ -347,6 +347,27 @@ class AlertingIT {
     if (load != null) {
       System.out.println("----- load -----\n" + load.lastReport());
     }
+    if (daemon != null) {
+      for (String path : List.of("/api/v1/units", "/api/v1/thresholds", "/api/v1/violations")) {
+        System.out.println(
+            "----- whyslowd "
+                + path
+                + " -----\n"
+                + quietly(daemon.httpUri() + path + "?service=" + SERVICE));
+      }
+    }
+    if (prometheusUrl != null) {
+      System.out.println(
+          "----- prometheus alerts -----\n" + quietly(prometheusUrl + "/api/v1/alerts"));
+    }
+  }
+
+  String quietly(String url) {
+    try {
+      return get(url).toString();
+    } catch (AssertionError e) {
+      return e.getMessage();
+    }
   }
 
   ExternalProcess started(ExternalProcess process) {
@@ -418,7 +439,7 @@ class AlertingIT {
         }
       }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("no " + what + " within " + timeout);
+        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
       }
       Thread.sleep(500);
     }
