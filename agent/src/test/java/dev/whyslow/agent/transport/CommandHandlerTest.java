@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.whyslow.protocol.HelloOk;
 import dev.whyslow.protocol.SetEnabled;
 import dev.whyslow.protocol.SetSamplingRate;
+import dev.whyslow.protocol.SetThresholds;
+import dev.whyslow.protocol.Threshold;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -79,5 +81,28 @@ class CommandHandlerTest {
     assertThat(log.lines)
         .containsExactly("[whyslow] daemon at daemon:7000 sent an unexpected HelloOk; ignored");
     assertThat(counters.errors.sum()).isEqualTo(2);
+  }
+
+  @Test
+  void thresholdsReachTheListener() {
+    List<List<Threshold>> got = new CopyOnWriteArrayList<>();
+    EmbeddedChannel channel =
+        channel(
+            new CommandListener() {
+              @Override
+              public void onSamplingRate(double rate) {}
+
+              @Override
+              public void onEnabled(boolean enabled) {}
+
+              @Override
+              public void onThresholds(List<Threshold> thresholds) {
+                got.add(thresholds);
+              }
+            });
+    Threshold t = new Threshold("A.handle", 5_000, 300);
+    channel.writeInbound(new SetThresholds(List.of(t)));
+    assertThat(got).containsExactly(List.of(t));
+    assertThat(channel.isOpen()).isTrue();
   }
 }

@@ -1,0 +1,144 @@
+package dev.whyslow.agent.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.bootstrap.UnitType;
+import dev.whyslow.agent.bootstrap.Units;
+import dev.whyslow.agent.config.LogLevel;
+import dev.whyslow.agent.config.UnitSettings;
+import dev.whyslow.protocol.Label;
+import dev.whyslow.protocol.Message;
+import dev.whyslow.protocol.Run;
+import dev.whyslow.protocol.RunKind;
+import dev.whyslow.protocol.Threshold;
+import dev.whyslow.protocol.UnitHistogram;
+import dev.whyslow.protocol.UnitStats;
+import dev.whyslow.protocol.ViolationBatch;
+import dev.whyslow.protocol.ViolationCause;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Unit ends become histograms, labelled runs and violations, as the contract says. */
+class UnitRecorderTest {
+  private final List<Run> runs = new CopyOnWriteArrayList<>();
+  private final List<Message> messages = new CopyOnWriteArrayList<>();
+  private final UnitOutput output =
+      new UnitOutput() {
+        @Override
+        public boolean offerRun(Run run) {
+          return runs.add(run);
+        }
+
+        @Override
+        public boolean offerMessage(Message message) {
+          return messages.add(message);
+        }
+      };
+
+  @AfterEach
+  void uninstall() {
+    Units.install(null);
+    UnitType.setThresholds(new long[0]);
+  }
+
+  private UnitRecorder recorder(boolean allRuns) {
+    UnitSettings d = UnitSettings.defaults();
+    UnitSettings settings =
+        new UnitSettings(
+            true,
+            d.trainingUnits(),
+            d.trainingShare(),
+            d.statsIntervalMillis(),
+            allRuns,
+            d.watchdogIntervalMillis(),
+            List.of(),
+            0);
+    UnitRecorder r =
+        new UnitRecorder(
+            settings,
+            new SiteRegistry(1_000),
+            output,
+            new AtomicLong(),
+            new AgentLog(LogLevel.WARN));
+    Units.install(r);
+    return r;
+  }
+
+  @Test
+  void labelsFollowTheThresholdAndNoThresholdMeansDoNotCare() {
+    UnitRecorder r = recorder(true);
+    Units.begin("com.acme.A.handle");
+    Units.end();
+    r.setThresholds(List.of(new Threshold("com.acme.A.handle", 3_600_000_000_000L, 10)));
+    Units.begin("com.acme.A.handle");
+    Units.end();
+    r.setThresholds(List.of(new Threshold("com.acme.A.handle", 1, 10)));
+    Units.begin("com.acme.A.handle");
+    Units.end();
+    assertThat(runs)
+        .extracting(Run::label)
+        .containsExactly(Label.DO_NOT_CARE, Label.SUCCESS, Label.FAILURE);
+    assertThat(runs)
+        .allSatisfy(
+            run -> {
+              assertThat(run.kind()).isEqualTo(RunKind.UNIT);
+              assertThat(run.unitType()).isEqualTo("com.acme.A.handle");
+            });
+    r.flushViolations();
+    ViolationBatch batch = (ViolationBatch) messages.get(0);
+    assertThat(batch.violations())
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.cause()).isEqualTo(ViolationCause.UNIT_END);
+              assertThat(v.runSequence()).isEqualTo(runs.get(2).sequence());
+              assertThat(v.stack()).isNotEmpty();
+            });
+  }
+
+  @Test
+  void bySampledUnitRunsWithoutSamplesOrViolationAreNotSentButAlwaysCounted() {
+    UnitRecorder r = recorder(false);
+    for (int i = 0; i < 3; i++) {
+      Units.begin("com.acme.B.handle");
+      Units.end();
+    }
+    assertThat(runs).isEmpty();
+    UnitStats stats = r.drainStats(System.currentTimeMillis() + 1);
+    UnitHistogram h = stats.histograms().get(0);
+    assertThat(h.unitType()).isEqualTo("com.acme.B.handle");
+    assertThat(h.count()).isEqualTo(3);
+    assertThat(h.violations()).isZero();
+    assertThat(r.drainStats(System.currentTimeMillis() + 2)).as("only types with units").isNull();
+  }
+
+  @Test
+  void samplesInsideAUnitGoToItsRun() {
+    SiteRegistry sites = new SiteRegistry(1_000);
+    UnitRecorder r =
+        new UnitRecorder(
+            UnitSettings.defaults(), sites, output, new AtomicLong(), new AgentLog(LogLevel.WARN));
+    Units.install(r);
+    int[] slots = sites.registerAll(List.of(TestSites.branch("com.acme.C", 0)));
+    Units.begin("com.acme.C.handle");
+    Probes.state().currentRun().increment(slots[0]);
+    Probes.state().currentRun().increment(slots[0] + 1);
+    Units.end();
+    assertThat(runs)
+        .singleElement()
+        .satisfies(
+            run -> {
+              assertThat(run.sites())
+                  .singleElement()
+                  .satisfies(
+                      c -> {
+                        assertThat(c.observed()).isEqualTo(1);
+                        assertThat(c.trueCounts()).containsExactly(1, 0);
+                      });
+            });
+  }
+}
