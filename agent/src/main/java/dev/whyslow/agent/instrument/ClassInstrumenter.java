@@ -34,7 +34,7 @@ public final class ClassInstrumenter {
   private final MethodRegistry methods;
   private final UnitWrapper units;
 
-  /** Probes and depth count only, no unit wrappers. */
+  /** Probes only: no unit wrappers and no depth count, as with {@code units=off}. */
   public ClassInstrumenter(
       SiteRegistry registry, ProbeSet probes, InstrumentationCounters counters) {
     this(registry, probes, counters, new MethodRegistry(), false, List.of());
@@ -136,7 +136,7 @@ public final class ClassInstrumenter {
         continue;
       }
       points.removeIf(point -> !methodFrames.known(point.insn())); // dead code
-      if (!points.isEmpty() || hasCalls(method)) {
+      if (!points.isEmpty() || (units.enabled() && hasCalls(method))) {
         methods.add(method);
         plans.add(points);
         frames.add(methodFrames);
@@ -160,7 +160,10 @@ public final class ClassInstrumenter {
       System.arraycopy(slots, next, methodSlots, 0, methodSlots.length);
       next += methodSlots.length;
       MethodNode method = methods.get(m);
-      int methodId = this.methods.idOf(className, method.name, method.desc);
+      int methodId =
+          units.enabled()
+              ? this.methods.idOf(className, method.name, method.desc)
+              : MethodRewriter.NO_DEPTH;
       MethodRewriter.rewrite(method, points, methodSlots, frames.get(m), methodId);
     }
     // No COMPUTE_* flags: max stack and locals are adjusted by hand and the expanded frames are

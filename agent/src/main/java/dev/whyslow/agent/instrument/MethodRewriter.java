@@ -45,6 +45,10 @@ final class MethodRewriter {
   static final String SAMPLED = "dev/whyslow/agent/bootstrap/SampledProbes";
   static final String UNITS = "dev/whyslow/agent/bootstrap/Units";
   private static final String DEPTH = "depth";
+
+  /** A method id that means: no depth count (units are off). */
+  static final int NO_DEPTH = -1;
+
   private static final String COUNTDOWN = "countdown";
 
   private MethodRewriter() {}
@@ -67,7 +71,8 @@ final class MethodRewriter {
    *
    * @param slots the counter slot of each point's site, in the same order as {@code points}
    * @param frames the frame before each point, every one of them {@link ProbeFrames#known}
-   * @param methodId the method's dense id, passed to {@code Units.enter}
+   * @param methodId the method's dense id, passed to {@code Units.enter}; {@link #NO_DEPTH} for
+   *     probes alone (units off), with no depth local
    */
   static void rewrite(
       MethodNode method, List<ProbePoint> points, int[] slots, ProbeFrames frames, int methodId) {
@@ -76,6 +81,7 @@ final class MethodRewriter {
     int state = method.maxLocals;
     int countdown = state + 1;
     int depth = state + 2;
+    boolean counted = methodId != NO_DEPTH;
     List<AbstractInsnNode> calls = new ArrayList<>();
     List<AbstractInsnNode> exits = new ArrayList<>();
     for (AbstractInsnNode insn : insns) {
@@ -85,7 +91,7 @@ final class MethodRewriter {
       } else if ((op >= Opcodes.IRETURN && op <= Opcodes.RETURN) || op == Opcodes.ATHROW) {
         exits.add(insn);
       } else if (insn instanceof FrameNode frame) {
-        frame.local = withLocals(frame.local, state);
+        frame.local = withLocals(frame.local, state, counted);
       }
     }
     // Handlers first, so a handler whose first instruction has a probe reloads before it.
@@ -94,13 +100,16 @@ final class MethodRewriter {
       if (probes) {
         insns.insertBefore(first, reload(state, countdown));
       }
-      insns.insertBefore(first, setDepth(state, depth, 0));
+      if (counted) {
+        insns.insertBefore(first, setDepth(state, depth, 0));
+      }
     }
     int extraStack = 3; // the depth restore: state, depth and 1 above whatever an exit had
     for (int i = 0; i < points.size(); i++) {
       ProbePoint point = points.get(i);
       insns.insertBefore(
-          point.insn(), probe(point, slots[i], frames.before(point.insn()), state, countdown));
+          point.insn(),
+          probe(point, slots[i], frames.before(point.insn()), state, countdown, counted));
       extraStack = Math.max(extraStack, point.extraStack());
     }
     if (probes) {
@@ -113,7 +122,9 @@ final class MethodRewriter {
       if (probes) {
         insns.insertBefore(exit, writeBack(state, countdown)); // after a return's probe
       }
-      insns.insertBefore(exit, setDepth(state, depth, -1));
+      if (counted) {
+        insns.insertBefore(exit, setDepth(state, depth, -1));
+      }
     }
     InsnList prologue = new InsnList();
     // stack: (empty, method entry)
@@ -126,15 +137,17 @@ final class MethodRewriter {
     prologue.add(new FieldInsnNode(Opcodes.GETFIELD, MethodPlanner.STATE, COUNTDOWN, "I"));
     prologue.add(new VarInsnNode(Opcodes.ISTORE, countdown));
     // stack: (empty)
-    prologue.add(new VarInsnNode(Opcodes.ALOAD, state));
-    prologue.add(pushInt(methodId));
-    prologue.add(
-        new MethodInsnNode(
-            Opcodes.INVOKESTATIC, UNITS, "enter", "(L" + MethodPlanner.STATE + ";I)I", false));
-    prologue.add(new VarInsnNode(Opcodes.ISTORE, depth));
-    // stack: (empty)
+    if (counted) {
+      prologue.add(new VarInsnNode(Opcodes.ALOAD, state));
+      prologue.add(pushInt(methodId));
+      prologue.add(
+          new MethodInsnNode(
+              Opcodes.INVOKESTATIC, UNITS, "enter", "(L" + MethodPlanner.STATE + ";I)I", false));
+      prologue.add(new VarInsnNode(Opcodes.ISTORE, depth));
+      // stack: (empty)
+    }
     insns.insert(prologue);
-    method.maxLocals = depth + 1;
+    method.maxLocals = counted ? depth + 1 : countdown + 1;
     method.maxStack += extraStack;
   }
 
@@ -143,7 +156,12 @@ final class MethodRewriter {
    * at {@code skip} the frame from before the probe with the two new locals.
    */
   private static InsnList probe(
-      ProbePoint point, int slot, ProbeFrames.Frame before, int state, int countdown) {
+      ProbePoint point,
+      int slot,
+      ProbeFrames.Frame before,
+      int state,
+      int countdown,
+      boolean counted) {
     InsnList probe = new InsnList();
     LabelNode skip = new LabelNode();
     // stack: ..., v   (v: the instruction's own operands, none for iinc)
@@ -164,7 +182,7 @@ final class MethodRewriter {
     // stack: ..., v   (the jump, return, store or iinc that follows finds it as before)
     probe.add(skip);
     if (before != null) {
-      List<Object> locals = withLocals(before.locals(), state);
+      List<Object> locals = withLocals(before.locals(), state, counted);
       List<Object> stack = before.stack();
       probe.add(
           new FrameNode(
@@ -241,7 +259,7 @@ final class MethodRewriter {
    * The frame's locals padded with TOP up to slot {@code state}, then the state, countdown and
    * depth.
    */
-  private static List<Object> withLocals(List<Object> locals, int state) {
+  private static List<Object> withLocals(List<Object> locals, int state, boolean counted) {
     List<Object> out = new ArrayList<>(state + 3);
     int slots = 0;
     if (locals != null) {
@@ -257,7 +275,9 @@ final class MethodRewriter {
     }
     out.add(MethodPlanner.STATE);
     out.add(Opcodes.INTEGER);
-    out.add(Opcodes.INTEGER);
+    if (counted) {
+      out.add(Opcodes.INTEGER);
+    }
     return out;
   }
 

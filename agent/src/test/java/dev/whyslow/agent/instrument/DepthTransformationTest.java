@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.config.ProbeSet;
+import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
@@ -34,7 +36,12 @@ class DepthTransformationTest {
     }
     instrumented =
         new ClassInstrumenter(
-                new SiteRegistry(10_000), ProbeSet.DEFAULT, new InstrumentationCounters())
+                new SiteRegistry(10_000),
+                ProbeSet.DEFAULT,
+                new InstrumentationCounters(),
+                new MethodRegistry(),
+                true,
+                List.of())
             .instrument(original);
     fixture =
         Class.forName(Depths.class.getName(), true, new BytesLoader(Depths.class, instrumented));
@@ -65,6 +72,30 @@ class DepthTransformationTest {
     // handler; until then the count is offset, but a unit measures depth relative to its start.
     assertThat(call("calleeDepth")).isEqualTo(1);
     assertThat(call("afterThrow")).isZero();
+  }
+
+  @Test
+  void withUnitsOffOnlyProbesAreInserted() throws Exception {
+    byte[] original;
+    try (InputStream in = Depths.class.getResourceAsStream("Depths.class")) {
+      original = in.readAllBytes();
+    }
+    byte[] probesOnly =
+        new ClassInstrumenter(
+                new SiteRegistry(10_000), ProbeSet.DEFAULT, new InstrumentationCounters())
+            .instrument(original);
+    ClassNode node = new ClassNode();
+    new ClassReader(probesOnly).accept(node, 0);
+    for (MethodNode m : node.methods) {
+      for (AbstractInsnNode insn : m.instructions) {
+        if (insn instanceof MethodInsnNode call) {
+          assertThat(call.owner).isNotEqualTo(MethodRewriter.UNITS);
+        }
+      }
+    }
+    Class<?> c =
+        Class.forName(Depths.class.getName(), true, new BytesLoader(Depths.class, probesOnly));
+    assertThat(c.getMethod("afterThrow").invoke(null)).isEqualTo(0);
   }
 
   @Test
