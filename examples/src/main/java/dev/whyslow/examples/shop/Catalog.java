@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
  */
 public final class Catalog {
   /** Products in the default catalog. */
-  public static final int DEFAULT_SIZE = 60_000;
+  public static final int DEFAULT_SIZE = 30_000;
 
   /** The nouns customers search for; the admin bug switch rewrites a share of them. */
   public static final List<String> NOUNS =

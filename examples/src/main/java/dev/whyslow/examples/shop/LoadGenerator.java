@@ -146,7 +146,7 @@ public final class LoadGenerator {
               + " [--mix "
               + RequestMix.DEFAULT
               + "] [--bug-share 0.05] [--connections 8] [--timeout 10s]"
-              + " [--products 60000] [--seed 1] [--json]");
+              + " [--products 30000] [--seed 1] [--json]");
       System.exit(2);
       return;
     }

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * cause), and the share of searches that trigger it can be switched at run time with {@code POST
  * /admin/bug?share=0.05}.
  *
- * <p>Usage: {@code ShopService [--port 8080] [--threads 4] [--bug-share 0] [--products 60000]}. It
+ * <p>Usage: {@code ShopService [--port 8080] [--threads 4] [--bug-share 0] [--products 30000]}. It
  * binds to loopback and prints {@code shop listening on PORT} once it accepts requests.
  */
 public final class ShopService implements AutoCloseable {
@@ -88,7 +88,7 @@ public final class ShopService implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.err.println(
-          "usage: ShopService [--port 8080] [--threads 4] [--bug-share 0] [--products 60000]");
+          "usage: ShopService [--port 8080] [--threads 4] [--bug-share 0] [--products 30000]");
       System.exit(2);
       return;
     }

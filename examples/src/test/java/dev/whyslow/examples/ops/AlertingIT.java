@@ -59,7 +59,6 @@ import org.junit.jupiter.api.io.TempDir;
 class AlertingIT {
   static final String SERVICE = "shop-alerting";
   static final String RULE_FOR = "5s";
-  static final String PRODUCTS = "20000";
   static final Path RULES = Path.of("../deploy/prometheus/whyslow-alerts.yml");
   static final Path SEARCH_SOURCE =
       Path.of("src/main/java/dev/whyslow/examples/shop/CatalogSearch.java");
@@ -136,9 +135,7 @@ class AlertingIT {
             jar("whyslow.examples.jar").toString(),
             "dev.whyslow.examples.shop.ShopService",
             "--port",
-            "0",
-            "--products",
-            PRODUCTS);
+            "0");
     ExternalProcess shop = started(ExternalProcess.start("shop", command, temp));
     shopUrl =
         "http://127.0.0.1:"
@@ -498,8 +495,6 @@ class AlertingIT {
                                 "0s",
                                 "--mix",
                                 "search=60,product=20,cart=15,checkout=5",
-                                "--products",
-                                PRODUCTS,
                                 "--connections",
                                 "8"));
                     lastReport = report.toText();

@@ -173,13 +173,17 @@ class ShopServiceTest {
   }
 
   @Test
-  void globMatchesStarsAnywhere() {
-    assertThat(CatalogSearch.globMatches("sh*", "shirt")).isTrue();
-    assertThat(CatalogSearch.globMatches("*irt", "shirt")).isTrue();
-    assertThat(CatalogSearch.globMatches("s*r*t", "shirt")).isTrue();
-    assertThat(CatalogSearch.globMatches("shirt*", "shirt")).isTrue();
-    assertThat(CatalogSearch.globMatches("sh*x", "shirt")).isFalse();
-    assertThat(CatalogSearch.globMatches("shirt", "shirts")).isFalse();
+  void wildcardPatternsBecomeRegularExpressionsWithLiteralText() {
+    assertThat("shirt").matches(CatalogSearch.globToRegex("sh*"));
+    assertThat("shirt").matches(CatalogSearch.globToRegex("*irt"));
+    assertThat("shirt").matches(CatalogSearch.globToRegex("s*r*t"));
+    assertThat("shirt").matches(CatalogSearch.globToRegex("shirt*"));
+    assertThat("shirt").doesNotMatch(CatalogSearch.globToRegex("sh*x"));
+    assertThat("shirts").doesNotMatch(CatalogSearch.globToRegex("shirt"));
+    assertThat("a.b")
+        .matches(CatalogSearch.globToRegex("a.*"))
+        .doesNotMatch(CatalogSearch.globToRegex("a.c"));
+    assertThat("axb").doesNotMatch(CatalogSearch.globToRegex("a.b"));
   }
 
   @Test
