@@ -40,6 +40,7 @@ final class UnitTraining {
   private final List<UnitCallTrace> collected = new ArrayList<>();
   private volatile TrainedUnitTypes trained;
   private volatile UnitModel model;
+  private UnitTypeBatch unsentTypes; // background thread only
 
   final AtomicLong tracesDropped = new AtomicLong();
   final AtomicLong auditAgreed = new AtomicLong();
@@ -82,6 +83,9 @@ final class UnitTraining {
   /** On the background thread: trains once enough traces are in, and checks audited units. */
   void tick() {
     try {
+      if (unsentTypes != null && output.offerMessage(unsentTypes)) {
+        unsentTypes = null; // the transport was not up yet at training
+      }
       if (trained == null) {
         traces.drainTo(collected);
         if (collected.size() >= settings.trainingUnits()) {
@@ -110,7 +114,10 @@ final class UnitTraining {
     trained = result;
     Units.publish(m);
     Units.setTraceShare(settings.auditShare());
-    output.offerMessage(new UnitTypeBatch(result.describe()));
+    UnitTypeBatch batch = new UnitTypeBatch(result.describe());
+    if (!output.offerMessage(batch)) {
+      unsentTypes = batch;
+    }
     log.info(
         "trained "
             + types.length

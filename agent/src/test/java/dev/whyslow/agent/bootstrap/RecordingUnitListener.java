@@ -7,13 +7,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Remembers every unit end and violation, for tests of {@link Units}. */
-class RecordingUnitListener extends UnitListener {
-  record Ended(String type, String entryPoint, int kind, long elapsedNanos, boolean violation) {}
+public class RecordingUnitListener extends UnitListener {
+  public record Ended(
+      String type, String entryPoint, int kind, long elapsedNanos, boolean violation) {}
 
-  record Found(String type, int cause, StackTraceElement[] stack, long runSequence) {}
+  public record Found(String type, int cause, StackTraceElement[] stack, long runSequence) {}
 
-  final List<Ended> ended = new CopyOnWriteArrayList<>();
-  final List<Found> violations = new CopyOnWriteArrayList<>();
+  public final List<Ended> ended = new CopyOnWriteArrayList<>();
+  public final List<Found> violations = new CopyOnWriteArrayList<>();
   final Map<String, UnitType> types = new ConcurrentHashMap<>();
   private final AtomicLong sequence = new AtomicLong();
 
