@@ -290,6 +290,9 @@ public final class Units {
     if (u.tracing && u.traceIds == null) {
       u.traceIds = new int[TRACE_CAPACITY];
       u.traceDepths = new int[TRACE_CAPACITY];
+    } else if (below == 0 && u.traceIds != null) {
+      u.traceIds = null; // training is over and nothing is audited: give the buffers back
+      u.traceDepths = null;
     }
     u.savedRun = s.currentRun;
     s.currentRun = u.counts;

@@ -40,6 +40,12 @@ final class UnitRecorder extends UnitListener {
   /** Most violations in one batch; a stack is up to 128 frames. */
   static final int VIOLATION_BATCH_MAX = 64;
 
+  /** Most unit types one JVM keeps; later names all count as {@link #OVERFLOW_TYPE}. */
+  static final int MAX_TYPES = 1024;
+
+  /** Where units of names beyond {@link #MAX_TYPES} go, so memory stays bounded. */
+  static final String OVERFLOW_TYPE = "(other unit types)";
+
   /** Violations waiting for the next flush; more are dropped and counted. */
   static final int VIOLATION_QUEUE_MAX = 1024;
 
@@ -89,6 +95,18 @@ final class UnitRecorder extends UnitListener {
 
   private synchronized UnitType create(String name) {
     UnitType type = types.get(name);
+    if (type == null && byIndex.size() >= MAX_TYPES && !name.equals(OVERFLOW_TYPE)) {
+      log.warnOnce(
+          "unit-types-overflow",
+          "more than "
+              + MAX_TYPES
+              + " unit type names (the latest: "
+              + name
+              + "); later ones count as '"
+              + OVERFLOW_TYPE
+              + "'. Give Whyslow.unitBegin stable names (class and method), not per-request ones");
+      return create(OVERFLOW_TYPE);
+    }
     if (type == null) {
       String shown = name.length() > MAX_TYPE_NAME ? name.substring(0, MAX_TYPE_NAME) : name;
       type = new UnitType(shown, byIndex.size(), new UnitHistogramRecorder(shown));

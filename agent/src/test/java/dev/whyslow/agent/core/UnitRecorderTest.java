@@ -141,4 +141,14 @@ class UnitRecorderTest {
                       });
             });
   }
+
+  @Test
+  void unitTypeNamesAreBoundedAndTheRestCountAsOneOverflowType() {
+    UnitRecorder r = recorder(false);
+    for (int i = 0; i < UnitRecorder.MAX_TYPES; i++) {
+      assertThat(r.typeOf("com.acme.T" + i).name()).isEqualTo("com.acme.T" + i);
+    }
+    assertThat(r.typeOf("com.acme.OneTooMany").name()).isEqualTo(UnitRecorder.OVERFLOW_TYPE);
+    assertThat(r.typeOf("com.acme.T7").name()).isEqualTo("com.acme.T7");
+  }
 }
