@@ -1,7 +1,9 @@
 /**
- * What instrumented code calls: the probes, the per-thread sampler state and the run counters.
- * These classes are put on the bootstrap class path (from the nested {@code whyslow-bootstrap.jar})
- * so that code in every class loader, {@code java.*} included, resolves them; they depend on the
- * JDK only and avoid lambdas, streams and string concatenation.
+ * What instrumented code calls: the probes, the per-thread sampler state and the run counters, and
+ * the units of work ({@link dev.whyslow.agent.bootstrap.Units}: depth count, unit begin and end,
+ * guards; {@link dev.whyslow.agent.bootstrap.Whyslow}: the application's API). These classes are
+ * put on the bootstrap class path (from the nested {@code whyslow-bootstrap.jar}) so that code in
+ * every class loader, {@code java.*} included, resolves them; they depend on the JDK only and avoid
+ * lambdas, streams and string concatenation.
  */
 package dev.whyslow.agent.bootstrap;

@@ -275,7 +275,7 @@ public final class AgentRuntime {
               + t.runsDropped()
               + ", units "
               + units.unitsEnded.get()
-              + " (runs sent "
+              + " (runs queued "
               + units.unitRunsSent.get()
               + ", violations "
               + units.violationsFound.get()

@@ -64,7 +64,7 @@ final class UnitRecorder extends UnitListener {
   private volatile Runnable onThresholds = () -> {};
 
   final AtomicLong unitsEnded = new AtomicLong();
-  final AtomicLong unitRunsSent = new AtomicLong();
+  final AtomicLong unitRunsSent = new AtomicLong(); // handed to the transport
   final AtomicLong violationsFound = new AtomicLong();
   final AtomicLong violationsDropped = new AtomicLong();
 
