@@ -207,6 +207,10 @@ public final class Units {
   // ---- the rest runs only inside units ----
 
   private static void entered(ThreadState s, int methodId, int depth) {
+    if (s.busy) {
+      return; // the agent's own work inside the unit (a listener call) is neither traced nor
+      // guarded
+    }
     UnitState u = s.unit;
     if (u.tracing) {
       u.trace(methodId, depth - u.baseDepth);
