@@ -4,27 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.whyslow.daemon.RunningDaemon;
 import dev.whyslow.daemon.Whyslowd;
 import dev.whyslow.daemon.config.DaemonConfig;
-import dev.whyslow.examples.shop.LoadGenerator;
-import dev.whyslow.examples.shop.LoadOptions;
-import dev.whyslow.examples.shop.LoadReport;
-import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -63,10 +53,9 @@ class AlertingIT {
   static final Path RULES = Path.of("../deploy/prometheus/whyslow-alerts.yml");
   static final Path SEARCH_SOURCE =
       Path.of("src/main/java/dev/whyslow/examples/shop/CatalogSearch.java");
-  static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path temp;
-  final HttpClient http = HttpClient.newHttpClient();
+  final JsonHttp http = new JsonHttp();
   final List<ExternalProcess> processes = new CopyOnWriteArrayList<>();
   RunningDaemon daemon;
   WebhookReceiver receiver;
@@ -85,17 +74,16 @@ class AlertingIT {
 
   @BeforeAll
   void startEverything() throws Exception {
-    String prometheus = binary("prometheus");
-    String alertmanager = binary("prometheus-alertmanager");
+    String prometheus = Monitoring.binary("prometheus");
+    String alertmanager = Monitoring.binary("prometheus-alertmanager");
     assumeTrue(
         prometheus != null,
         "skipped: the prometheus binary is not on PATH (Debian package prometheus)");
     assumeTrue(
         alertmanager != null,
-        "skipped: the prometheus-alertmanager binary is not on PATH (Debian package prometheus-alertmanager)");
-    assertThat(RULES)
-        .as("the rules file, read from the examples module's directory")
-        .isRegularFile();
+        "skipped: the prometheus-alertmanager binary is not on PATH"
+            + " (Debian package prometheus-alertmanager)");
+    assertThat(RULES).as("the rules file, from the examples module's directory").isRegularFile();
 
     daemon =
         Whyslowd.start(
@@ -110,9 +98,21 @@ class AlertingIT {
                         "thresholds.interval", "1s")));
     receiver = new WebhookReceiver();
     startShop();
-    int alertmanagerPort = freePort();
-    startAlertmanager(alertmanager, alertmanagerPort);
-    startPrometheus(prometheus, alertmanagerPort);
+    int alertmanagerPort = Monitoring.freePort();
+    processes.add(Monitoring.alertmanager(alertmanager, alertmanagerPort, receiver.url(), temp));
+    awaitReady("http://127.0.0.1:" + alertmanagerPort);
+    int prometheusPort = Monitoring.freePort();
+    processes.add(
+        Monitoring.prometheus(
+            prometheus,
+            prometheusPort,
+            RULES,
+            RULE_FOR,
+            alertmanagerPort,
+            daemon.httpPort(),
+            temp));
+    prometheusUrl = "http://127.0.0.1:" + prometheusPort;
+    awaitReady(prometheusUrl);
   }
 
   void startShop() throws Exception {
@@ -137,88 +137,20 @@ class AlertingIT {
             "dev.whyslow.examples.shop.ShopService",
             "--port",
             "0");
-    ExternalProcess shop = started(ExternalProcess.start("shop", command, temp));
-    shopUrl =
-        "http://127.0.0.1:"
-            + shop.awaitLine(Pattern.compile("shop listening on (\\d+)"), Duration.ofSeconds(60));
-  }
-
-  void startAlertmanager(String binary, int port) throws Exception {
-    Path config = temp.resolve("alertmanager.yml");
-    Files.writeString(
-        config,
-        String.join(
-            "\n",
-            "route:",
-            "  receiver: test",
-            "  group_by: [alertname, service, unit_type]",
-            "  group_wait: 1s",
-            "  group_interval: 1s",
-            "  repeat_interval: 1h",
-            "receivers:",
-            "  - name: test",
-            "    webhook_configs:",
-            "      - url: " + receiver.url(),
-            ""));
-    started(
-        ExternalProcess.start(
-            "alertmanager",
-            List.of(
-                binary,
-                "--config.file=" + config,
-                "--storage.path=" + Files.createDirectories(temp.resolve("alertmanager-data")),
-                "--web.listen-address=127.0.0.1:" + port,
-                "--cluster.listen-address="),
-            temp));
-    awaitReady("http://127.0.0.1:" + port);
-  }
-
-  void startPrometheus(String binary, int alertmanagerPort) throws Exception {
-    // The repository's rules with only the for: durations shortened (see the class comment).
-    String rules =
-        Files.readString(RULES)
-            .replaceAll("(?m)^([ \\t]+for:)[ \\t]*\\S+[ \\t]*$", "$1 " + RULE_FOR);
-    Files.writeString(temp.resolve("whyslow-alerts.yml"), rules);
-    Path config = temp.resolve("prometheus.yml");
-    Files.writeString(
-        config,
-        String.join(
-            "\n",
-            "global:",
-            "  scrape_interval: 1s",
-            "  evaluation_interval: 1s",
-            "rule_files: [" + temp.resolve("whyslow-alerts.yml") + "]",
-            "alerting:",
-            "  alertmanagers:",
-            "    - static_configs:",
-            "        - targets: ['127.0.0.1:" + alertmanagerPort + "']",
-            "scrape_configs:",
-            "  - job_name: whyslowd",
-            "    static_configs:",
-            "      - targets: ['127.0.0.1:" + daemon.httpPort() + "']",
-            ""));
-    int port = freePort();
-    started(
-        ExternalProcess.start(
-            "prometheus",
-            List.of(
-                binary,
-                "--config.file=" + config,
-                "--storage.tsdb.path=" + Files.createDirectories(temp.resolve("prometheus-data")),
-                "--web.listen-address=127.0.0.1:" + port),
-            temp));
-    prometheusUrl = "http://127.0.0.1:" + port;
-    awaitReady(prometheusUrl);
+    ExternalProcess shop = ExternalProcess.start("shop", command, temp);
+    processes.add(shop);
+    Pattern listening = Pattern.compile("shop listening on (\\d+)");
+    shopUrl = "http://127.0.0.1:" + shop.awaitLine(listening, Duration.ofSeconds(60));
   }
 
   @Test
   void injectedSlowPathFiresTheAlertAndTheDiagnosisRanksTheRootCauseFirst() throws Exception {
-    load = new LoadLoop(shopUrl);
+    load = new LoadLoop(shopUrl, 40);
     String searchType =
         await(
             "a threshold for the search unit type of " + SERVICE,
             Duration.ofMinutes(4),
-            () -> searchTypeWithThreshold());
+            this::searchTypeWithThreshold);
     // The first thresholds come from a window that holds the shop's start-up (JIT compilation, the
     // units traced for training), far slower than its steady state; keep the healthy load on
     // until the window has slid past it, so the threshold describes healthy searches.
@@ -230,7 +162,8 @@ class AlertingIT {
     long injected = System.currentTimeMillis();
     // One noun in fifty: slow searches stay rare enough that the mean + k sigma of the daemon's
     // window, which takes them in from now on, does not climb over them while the test runs.
-    assertThat(post(shopUrl + "/admin/bug?share=0.02").get("share").asDouble()).isEqualTo(0.02);
+    assertThat(http.post(shopUrl + "/admin/bug?share=0.02").get("share").asDouble())
+        .isEqualTo(0.02);
 
     JsonNode alert =
         await(
@@ -252,8 +185,7 @@ class AlertingIT {
                     .findFirst());
     assertThat(alert.path("annotations").path("violations_url").asText())
         .isEqualTo(
-            "http://127.0.0.1:"
-                + daemon.httpPort()
+            daemon.httpUri()
                 + "/api/v1/violations?service="
                 + SERVICE
                 + "&unitType="
@@ -264,44 +196,33 @@ class AlertingIT {
             "a diagnosis of " + searchType + " with failing runs",
             Duration.ofMinutes(2),
             () -> {
-              JsonNode report = get(diagnosisUrl(searchType, injected - 120_000));
+              JsonNode report = http.get(diagnosisUrl(searchType, injected - 120_000));
               return report.path("failingRuns").asInt() >= 20
                       && report.path("predictors").size() > 0
                   ? Optional.of(report)
                   : Optional.empty();
             });
     JsonNode top = diagnosis.path("predictors").get(0);
+    String report = diagnosis.toPrettyString();
     assertThat(top.path("className").asText())
-        .as(diagnosis.toPrettyString())
+        .as(report)
         .isEqualTo("dev.whyslow.examples.shop.CatalogSearch");
-    assertThat(top.path("kind").asText()).as(diagnosis.toPrettyString()).isEqualTo("branch");
-    assertThat(top.path("line").asInt()).as(diagnosis.toPrettyString()).isEqualTo(rootCauseLine());
+    assertThat(top.path("kind").asText()).as(report).isEqualTo("branch");
+    assertThat(top.path("line").asInt()).as(report).isEqualTo(rootCauseLine());
     System.out.println("AlertingIT: alert " + alert + "\nAlertingIT: top predictor " + top);
   }
 
   /** The search unit type, once the daemon reports a threshold for it. */
   Optional<String> searchTypeWithThreshold() {
-    JsonNode thresholds = get(daemon.httpUri() + "/api/v1/thresholds?service=" + SERVICE);
-    List<String> found = new ArrayList<>();
-    collectTypesWithThreshold(thresholds, found);
-    return found.stream()
-        .filter(t -> t.toLowerCase(java.util.Locale.ROOT).contains("search"))
-        .findFirst();
-  }
-
-  static void collectTypesWithThreshold(JsonNode node, List<String> found) {
-    if (node.isObject() && node.path("unitType").isTextual()) {
-      node.properties()
-          .forEach(
-              f -> {
-                if (f.getKey().toLowerCase(java.util.Locale.ROOT).startsWith("threshold")
-                    && f.getValue().isNumber()
-                    && f.getValue().asDouble() > 0) {
-                  found.add(node.path("unitType").asText());
-                }
-              });
+    JsonNode body = http.get(daemon.httpUri() + "/api/v1/thresholds?service=" + SERVICE);
+    for (JsonNode threshold : body.path("thresholds")) {
+      String type = threshold.path("unitType").asText();
+      if (type.toLowerCase(Locale.ROOT).contains("search")
+          && threshold.path("thresholdNanos").asLong() > 0) {
+        return Optional.of(type);
+      }
     }
-    node.forEach(child -> collectTypesWithThreshold(child, found));
+    return Optional.empty();
   }
 
   String diagnosisUrl(String unitType, long fromMillis) {
@@ -328,13 +249,11 @@ class AlertingIT {
   }
 
   @AfterAll
-  void stopEverything() throws Exception {
+  void stopEverything() {
     if (load != null) {
       load.close();
     }
-    for (ExternalProcess process : processes) {
-      process.close();
-    }
+    processes.forEach(ExternalProcess::close);
     if (receiver != null) {
       receiver.close();
     }
@@ -356,110 +275,26 @@ class AlertingIT {
     }
     if (daemon != null) {
       for (String path : List.of("/api/v1/units", "/api/v1/thresholds", "/api/v1/violations")) {
-        System.out.println(
-            "----- whyslowd "
-                + path
-                + " -----\n"
-                + quietly(daemon.httpUri() + path + "?service=" + SERVICE));
+        String url = daemon.httpUri() + path + "?service=" + SERVICE;
+        System.out.println("----- whyslowd " + path + " -----\n" + http.quietly(url));
       }
     }
     if (prometheusUrl != null) {
       System.out.println(
-          "----- prometheus alerts -----\n" + quietly(prometheusUrl + "/api/v1/alerts"));
+          "----- prometheus alerts -----\n" + http.quietly(prometheusUrl + "/api/v1/alerts"));
     }
   }
 
-  String quietly(String url) {
-    try {
-      return get(url).toString();
-    } catch (AssertionError e) {
-      return e.getMessage();
-    }
-  }
-
-  ExternalProcess started(ExternalProcess process) {
-    processes.add(process);
-    return process;
-  }
-
-  JsonNode get(String url) {
-    try {
-      HttpResponse<String> r =
-          http.send(
-              HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() != 200) {
-        throw new AssertionError("GET " + url + " answered " + r.statusCode() + ": " + r.body());
-      }
-      return JSON.readTree(r.body());
-    } catch (IOException e) {
-      throw new AssertionError("GET " + url + " failed: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
-    }
-  }
-
-  JsonNode post(String url) throws IOException, InterruptedException {
-    HttpResponse<String> r =
-        http.send(
-            HttpRequest.newBuilder(URI.create(url))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-    return JSON.readTree(r.body());
+  <T> T await(String what, Duration timeout, Supplier<Optional<T>> condition)
+      throws InterruptedException {
+    return Await.until(what, timeout, processes, condition);
   }
 
   void awaitReady(String baseUrl) throws InterruptedException {
     await(
         baseUrl + "/-/ready",
         Duration.ofSeconds(60),
-        () -> {
-          try {
-            HttpResponse<Void> r =
-                http.send(
-                    HttpRequest.newBuilder(URI.create(baseUrl + "/-/ready")).build(),
-                    HttpResponse.BodyHandlers.discarding());
-            return r.statusCode() == 200 ? Optional.of(true) : Optional.empty();
-          } catch (IOException e) {
-            return Optional.empty();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-          }
-        });
-  }
-
-  /** Polls {@code condition} every half second until it has a value, checking the children live. */
-  <T> T await(String what, Duration timeout, Supplier<Optional<T>> condition)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      Optional<T> value = condition.get();
-      if (value.isPresent()) {
-        return value.get();
-      }
-      for (ExternalProcess process : processes) {
-        if (!process.isAlive()) {
-          throw new AssertionError(process.name() + " exited while waiting for " + what);
-        }
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-      }
-      Thread.sleep(500);
-    }
-  }
-
-  static String binary(String name) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      Path candidate = Path.of(dir, name);
-      if (Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    return null;
+        () -> http.ready(baseUrl) ? Optional.of(true) : Optional.empty());
   }
 
   static Path jar(String property) {
@@ -469,69 +304,5 @@ class AlertingIT {
           property + "=" + value + " is not a file; run the test through mvn verify");
     }
     return Path.of(value);
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
-  }
-
-  /**
-   * Healthy shop traffic in the background, in five-second runs of the load generator, until
-   * closed.
-   */
-  static final class LoadLoop implements AutoCloseable {
-    private final Thread thread;
-    private volatile boolean running = true;
-    private volatile String lastReport = "(none yet)";
-
-    LoadLoop(String url) {
-      thread =
-          new Thread(
-              () -> {
-                while (running) {
-                  try {
-                    LoadReport report =
-                        LoadGenerator.run(
-                            LoadOptions.parse(
-                                "--url",
-                                url,
-                                "--rate",
-                                "40",
-                                "--duration",
-                                "5s",
-                                "--warmup",
-                                "0s",
-                                "--mix",
-                                "search=60,product=20,cart=15,checkout=5",
-                                "--connections",
-                                "8"));
-                    lastReport = report.toText();
-                  } catch (IOException e) {
-                    lastReport = "load failed: " + e;
-                  } catch (InterruptedException e) {
-                    return;
-                  }
-                }
-              },
-              "alerting-load");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    String lastReport() {
-      return lastReport;
-    }
-
-    @Override
-    public void close() {
-      running = false;
-      try {
-        thread.join(30_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
   }
 }
