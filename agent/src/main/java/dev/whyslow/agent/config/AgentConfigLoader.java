@@ -38,6 +38,7 @@ public final class AgentConfigLoader {
     DEFAULTS.put("include", "");
     DEFAULTS.put("exclude", "");
     DEFAULTS.put("probes", "branch,return");
+    DEFAULTS.put("probes.fastpath", "on");
     DEFAULTS.put("scalar.pair.partners", Integer.toString(ProbeSet.DEFAULT_SCALAR_PAIR_PARTNERS));
     DEFAULTS.put("process.run", "true");
     DEFAULTS.put("label", "do-not-care");
@@ -133,7 +134,7 @@ public final class AgentConfigLoader {
             p.rate("sampling.rate"),
             include,
             p.prefixes("exclude"),
-            p.probes("probes", "scalar.pair.partners"),
+            p.probes("probes", "scalar.pair.partners").withFastPath(p.onOff("probes.fastpath")),
             p.bool("process.run"),
             p.label("label"),
             p.positiveInt("queue.capacity"),

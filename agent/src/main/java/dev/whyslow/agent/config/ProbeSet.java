@@ -9,9 +9,16 @@ package dev.whyslow.agent.config;
  * @param scalarPairs int/long local stores compared with the local's old value and other locals
  * @param scalarPairPartners most other locals one store is compared with (the old value is always
  *     compared); at least 0
+ * @param fastPath whether methods whose loops hold probes get CBI's fast path: a countdown check
+ *     per region instead of per probe, in a copy of the code with bare decrements ({@code
+ *     probes.fastpath}, on by default; off only to compare or to rule it out)
  */
 public record ProbeSet(
-    boolean branches, boolean returns, boolean scalarPairs, int scalarPairPartners) {
+    boolean branches,
+    boolean returns,
+    boolean scalarPairs,
+    int scalarPairPartners,
+    boolean fastPath) {
   /** Partners per store unless configured: the nearest four slots, usually the nearby variables. */
   public static final int DEFAULT_SCALAR_PAIR_PARTNERS = 4;
 
@@ -26,6 +33,16 @@ public record ProbeSet(
       throw new IllegalArgumentException(
           "scalar pair partners must be >= 0, was " + scalarPairPartners);
     }
+  }
+
+  /** The families, with the fast path. */
+  public ProbeSet(boolean branches, boolean returns, boolean scalarPairs, int scalarPairPartners) {
+    this(branches, returns, scalarPairs, scalarPairPartners, true);
+  }
+
+  /** The same families, with or without the fast path. */
+  public ProbeSet withFastPath(boolean on) {
+    return new ProbeSet(branches, returns, scalarPairs, scalarPairPartners, on);
   }
 
   /** Branches and/or returns, without scalar pairs. */
@@ -52,6 +69,9 @@ public record ProbeSet(
           .append("scalar-pair (")
           .append(scalarPairPartners)
           .append(" partners)");
+    }
+    if (!fastPath) {
+      out.append(out.length() > 0 ? ", " : "").append("no fast path");
     }
     return out.toString();
   }

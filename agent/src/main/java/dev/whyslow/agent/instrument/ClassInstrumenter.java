@@ -89,21 +89,26 @@ public final class ClassInstrumenter {
    *     class as it was
    */
   public byte[] instrument(byte[] classFile) {
+    Set<String> noFastPath = new HashSet<>();
     Set<String> leaveAlone = new HashSet<>();
     for (int attempt = 1; ; attempt++) {
       try {
-        return instrument(classFile, leaveAlone);
+        return instrument(classFile, noFastPath, leaveAlone);
       } catch (MethodTooLargeException e) {
         if (attempt == MAX_ATTEMPTS) {
           throw e;
         }
-        leaveAlone.add(e.getMethodName() + e.getDescriptor());
-        counters.methodsSkipped.incrementAndGet();
+        // Too large with its fast path: try with checked probes only, then leave it alone.
+        String method = e.getMethodName() + e.getDescriptor();
+        if (!noFastPath.add(method)) {
+          leaveAlone.add(method);
+          counters.methodsSkipped.incrementAndGet();
+        }
       }
     }
   }
 
-  private byte[] instrument(byte[] classFile, Set<String> leaveAlone) {
+  private byte[] instrument(byte[] classFile, Set<String> noFastPath, Set<String> leaveAlone) {
     ClassReader reader = new ClassReader(classFile);
     ClassNode node = new ClassNode();
     reader.accept(node, ClassReader.EXPAND_FRAMES);
@@ -115,6 +120,7 @@ public final class ClassInstrumenter {
     List<MethodNode> methods = new ArrayList<>();
     List<List<ProbePoint>> plans = new ArrayList<>();
     List<ProbeFrames> frames = new ArrayList<>();
+    List<FastPathPlan> fastPaths = new ArrayList<>();
     List<Site> sites = new ArrayList<>();
     for (MethodNode method : node.methods) {
       if (!MethodPlanner.instrumentable(method) || leaveAlone.contains(method.name + method.desc)) {
@@ -122,24 +128,30 @@ public final class ClassInstrumenter {
       }
       List<ProbePoint> points;
       ProbeFrames methodFrames;
+      FastPathPlan fastPath = null;
       try {
         if (!MethodRewriter.framesExpanded(method)) {
           throw new IllegalArgumentException("compressed stack map frames");
         }
         points = MethodPlanner.plan(className, node.sourceFile, method, probes);
+        boolean framed = !points.isEmpty() && ProbeFrames.needed(node.version, method);
+        if (framed && probes.fastPath() && !noFastPath.contains(method.name + method.desc)) {
+          fastPath = FastPathPlan.of(method, points);
+        }
         methodFrames =
-            points.isEmpty() || !ProbeFrames.needed(node.version, method)
-                ? ProbeFrames.NONE
-                : ProbeFrames.of(node.name, method, points);
+            framed ? ProbeFrames.of(node.name, method, points, fastPath) : ProbeFrames.NONE;
       } catch (RuntimeException e) {
         counters.methodsSkipped.incrementAndGet();
         continue;
       }
-      points.removeIf(point -> !methodFrames.known(point.insn())); // dead code
+      if (points.removeIf(point -> !methodFrames.known(point.insn()))) { // dead code
+        fastPath = null; // its weights counted the probes that are gone
+      }
       if (!points.isEmpty() || (units.enabled() && hasCalls(method))) {
         methods.add(method);
         plans.add(points);
         frames.add(methodFrames);
+        fastPaths.add(fastPath);
         for (ProbePoint point : points) {
           sites.add(point.site());
         }
@@ -154,6 +166,7 @@ public final class ClassInstrumenter {
       return null;
     }
     int next = 0;
+    int withFastPath = 0;
     for (int m = 0; m < methods.size(); m++) {
       List<ProbePoint> points = plans.get(m);
       int[] methodSlots = new int[points.size()];
@@ -164,7 +177,10 @@ public final class ClassInstrumenter {
           units.enabled()
               ? this.methods.idOf(className, method.name, method.desc)
               : MethodRewriter.NO_DEPTH;
-      MethodRewriter.rewrite(method, points, methodSlots, frames.get(m), methodId);
+      if (MethodRewriter.rewrite(
+          method, points, methodSlots, frames.get(m), methodId, fastPaths.get(m))) {
+        withFastPath++;
+      }
     }
     // No COMPUTE_* flags: max stack and locals are adjusted by hand and the expanded frames are
     // written back compressed, so ASM never needs to load classes to merge types.
@@ -173,6 +189,7 @@ public final class ClassInstrumenter {
     byte[] out = writer.toByteArray();
     counters.classesInstrumented.incrementAndGet();
     counters.unitsWrapped.addAndGet(wrapped);
+    counters.methodsWithFastPath.addAndGet(withFastPath);
     return out;
   }
 

@@ -11,6 +11,12 @@ public final class InstrumentationCounters {
   final AtomicLong nestedLoadsSkipped = new AtomicLong();
   final AtomicLong transformNanos = new AtomicLong();
   final AtomicLong unitsWrapped = new AtomicLong();
+  final AtomicLong methodsWithFastPath = new AtomicLong();
+
+  /** Methods given CBI's fast path (a check per region, {@link FastPathPlan}). */
+  public long methodsWithFastPath() {
+    return methodsWithFastPath.get();
+  }
 
   /** Unit entry points, executor task calls and wait loops wrapped. */
   public long unitsWrapped() {

@@ -6,17 +6,14 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.FrameNode;
-import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.IntInsnNode;
 import org.objectweb.asm.tree.InvokeDynamicInsnNode;
-import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
-import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
@@ -63,24 +60,37 @@ final class MethodRewriter {
     return true;
   }
 
+  /** Inserts the probes and the depth count, with checked probes only (no fast path). */
+  static void rewrite(
+      MethodNode method, List<ProbePoint> points, int[] slots, ProbeFrames frames, int methodId) {
+    rewrite(method, points, slots, frames, methodId, null);
+  }
+
   /**
    * Inserts the probes and the depth count. A third new local keeps the frame's depth ({@code
    * Units.enter} returns it at entry): the thread's depth is set back to it at every handler and to
    * one less before every return and {@code athrow}, so an exception never leaves it wrong. A
-   * method without probe points (only calls) gets the depth count alone.
+   * method without probe points (only calls) gets the depth count alone. With a fast-path plan the
+   * code is doubled: a fast copy whose probes are bare decrements runs each region whose weight the
+   * countdown exceeds, the original with checked probes runs the rest ({@link FastPathPlan}).
    *
    * @param slots the counter slot of each point's site, in the same order as {@code points}
-   * @param frames the frame before each point, every one of them {@link ProbeFrames#known}
+   * @param frames the frame before each point, every one of them {@link ProbeFrames#known}, and for
+   *     a fast path the frames at its boundaries and after calls
    * @param methodId the method's dense id, passed to {@code Units.enter}; {@link #NO_DEPTH} for
    *     probes alone (units off), with no depth local
+   * @param fastPath the regions for a fast path, or {@code null} for checked probes only
+   * @return whether the method got a fast path
    */
-  static void rewrite(
-      MethodNode method, List<ProbePoint> points, int[] slots, ProbeFrames frames, int methodId) {
+  static boolean rewrite(
+      MethodNode method,
+      List<ProbePoint> points,
+      int[] slots,
+      ProbeFrames frames,
+      int methodId,
+      FastPathPlan fastPath) {
     InsnList insns = method.instructions;
-    boolean probes = !points.isEmpty();
     int state = method.maxLocals;
-    int countdown = state + 1;
-    int depth = state + 2;
     boolean counted = methodId != NO_DEPTH;
     List<AbstractInsnNode> calls = new ArrayList<>();
     List<AbstractInsnNode> exits = new ArrayList<>();
@@ -94,37 +104,19 @@ final class MethodRewriter {
         frame.local = withLocals(frame.local, state, counted);
       }
     }
-    // Handlers first, so a handler whose first instruction has a probe reloads before it.
-    for (TryCatchBlockNode tcb : method.tryCatchBlocks) {
-      AbstractInsnNode first = firstInstruction(tcb.handler);
-      if (probes) {
-        insns.insertBefore(first, reload(state, countdown));
-      }
-      if (counted) {
-        insns.insertBefore(first, setDepth(state, depth, 0));
-      }
+    CodeCopy slow = CodeCopy.original(method);
+    CodeCopy fast = null;
+    FastPathRoutes routes = FastPathRoutes.of(fastPath, frames, calls);
+    if (routes != null) {
+      fast = CodeCopy.cloneOf(method); // after the frames got the new locals, before any probe
+      routes.enter(slow, fast);
     }
-    int extraStack = 3; // the depth restore: state, depth and 1 above whatever an exit had
-    for (int i = 0; i < points.size(); i++) {
-      ProbePoint point = points.get(i);
-      insns.insertBefore(
-          point.insn(),
-          probe(point, slots[i], frames.before(point.insn()), state, countdown, counted));
-      extraStack = Math.max(extraStack, point.extraStack());
-    }
-    if (probes) {
-      for (AbstractInsnNode call : calls) {
-        insns.insertBefore(call, writeBack(state, countdown));
-        insns.insert(call, reload(state, countdown));
-      }
-    }
-    for (AbstractInsnNode exit : exits) {
-      if (probes) {
-        insns.insertBefore(exit, writeBack(state, countdown)); // after a return's probe
-      }
-      if (counted) {
-        insns.insertBefore(exit, setDepth(state, depth, -1));
-      }
+    CopyRewriter rewriter =
+        new CopyRewriter(method, points, slots, frames, state, counted, routes, calls, exits);
+    rewriter.rewrite(slow, fast);
+    if (fast != null) {
+      rewriter.rewrite(fast, slow);
+      fast.appendTablesTo(method);
     }
     InsnList prologue = new InsnList();
     // stack: (empty, method entry)
@@ -135,7 +127,7 @@ final class MethodRewriter {
     prologue.add(new VarInsnNode(Opcodes.ASTORE, state));
     // stack: state
     prologue.add(new FieldInsnNode(Opcodes.GETFIELD, MethodPlanner.STATE, COUNTDOWN, "I"));
-    prologue.add(new VarInsnNode(Opcodes.ISTORE, countdown));
+    prologue.add(new VarInsnNode(Opcodes.ISTORE, state + 1));
     // stack: (empty)
     if (counted) {
       prologue.add(new VarInsnNode(Opcodes.ALOAD, state));
@@ -143,56 +135,23 @@ final class MethodRewriter {
       prologue.add(
           new MethodInsnNode(
               Opcodes.INVOKESTATIC, UNITS, "enter", "(L" + MethodPlanner.STATE + ";I)I", false));
-      prologue.add(new VarInsnNode(Opcodes.ISTORE, depth));
+      prologue.add(new VarInsnNode(Opcodes.ISTORE, state + 2));
       // stack: (empty)
     }
-    insns.insert(prologue);
-    method.maxLocals = counted ? depth + 1 : countdown + 1;
-    method.maxStack += extraStack;
-  }
-
-  /**
-   * The probe for one point: {@code iinc cd -1; iload cd; ifgt skip}, then the sampled path, then
-   * at {@code skip} the frame from before the probe with the two new locals.
-   */
-  private static InsnList probe(
-      ProbePoint point,
-      int slot,
-      ProbeFrames.Frame before,
-      int state,
-      int countdown,
-      boolean counted) {
-    InsnList probe = new InsnList();
-    LabelNode skip = new LabelNode();
-    // stack: ..., v   (v: the instruction's own operands, none for iinc)
-    probe.add(new IincInsnNode(countdown, -1));
-    probe.add(new VarInsnNode(Opcodes.ILOAD, countdown));
-    probe.add(new JumpInsnNode(Opcodes.IFGT, skip));
-    // stack: ..., v   (the sampled path, once in 1/rate evaluations)
-    operands(point, probe);
-    // stack: ..., v, p   (p: the probe's copies)
-    probe.add(new VarInsnNode(Opcodes.ALOAD, state));
-    probe.add(pushInt(slot));
-    // stack: ..., v, p, state, slot
-    probe.add(
-        new MethodInsnNode(
-            Opcodes.INVOKESTATIC, SAMPLED, point.probe(), point.descriptor(), false));
-    // stack: ..., v, next countdown
-    probe.add(new VarInsnNode(Opcodes.ISTORE, countdown));
-    // stack: ..., v   (the jump, return, store or iinc that follows finds it as before)
-    probe.add(skip);
-    if (before != null) {
-      List<Object> locals = withLocals(before.locals(), state, counted);
-      List<Object> stack = before.stack();
-      probe.add(
-          new FrameNode(
-              Opcodes.F_NEW, locals.size(), locals.toArray(), stack.size(), stack.toArray()));
+    if (fast != null) {
+      // The method starts in the fast copy, whose entry check sends it to the original if need be.
+      prologue.add(fast.list);
+      insns.insert(prologue);
+    } else {
+      insns.insert(prologue);
     }
-    return probe;
+    method.maxLocals = counted ? state + 3 : state + 2;
+    method.maxStack += rewriter.extraStack();
+    return fast != null;
   }
 
   /** {@code state.depth = d + delta}: this frame's depth (0) or its caller's (-1). */
-  private static InsnList setDepth(int state, int depth, int delta) {
+  static InsnList setDepth(int state, int depth, int delta) {
     InsnList list = new InsnList();
     // stack: ...
     list.add(new VarInsnNode(Opcodes.ALOAD, state));
@@ -207,7 +166,7 @@ final class MethodRewriter {
   }
 
   /** {@code state.countdown = cd}: the field is the truth while other code runs. */
-  private static InsnList writeBack(int state, int countdown) {
+  static InsnList writeBack(int state, int countdown) {
     InsnList list = new InsnList();
     list.add(new VarInsnNode(Opcodes.ALOAD, state));
     list.add(new VarInsnNode(Opcodes.ILOAD, countdown));
@@ -218,7 +177,7 @@ final class MethodRewriter {
   /**
    * {@code cd = state.countdown}: after a call, or at a handler, other code may have changed it.
    */
-  private static InsnList reload(int state, int countdown) {
+  static InsnList reload(int state, int countdown) {
     InsnList list = new InsnList();
     list.add(new VarInsnNode(Opcodes.ALOAD, state));
     list.add(new FieldInsnNode(Opcodes.GETFIELD, MethodPlanner.STATE, COUNTDOWN, "I"));
@@ -227,7 +186,7 @@ final class MethodRewriter {
   }
 
   /** The first real instruction at or after {@code label}, past labels, line numbers and frames. */
-  private static AbstractInsnNode firstInstruction(LabelNode label) {
+  static AbstractInsnNode firstInstruction(LabelNode label) {
     AbstractInsnNode insn = label;
     while (insn.getOpcode() < 0) {
       insn = insn.getNext();
@@ -235,31 +194,11 @@ final class MethodRewriter {
     return insn;
   }
 
-  /** Pushes the values the probe compares, leaving the instruction's own operands in place. */
-  private static void operands(ProbePoint point, InsnList probe) {
-    boolean wide = point.twoSlots();
-    if (point.insn() instanceof IincInsnNode iinc) {
-      // stack: ...   (iinc takes nothing from the stack; the local still holds the old value)
-      probe.add(new VarInsnNode(Opcodes.ILOAD, iinc.var));
-      probe.add(pushInt(iinc.incr));
-      probe.add(new InsnNode(Opcodes.IADD));
-      // stack: ..., new   (old + increment, wrapping exactly as iinc does)
-    } else {
-      // stack: ..., v (one or two slots: a value, two ints/references, or a long/double)
-      probe.add(new InsnNode(wide ? Opcodes.DUP2 : Opcodes.DUP));
-      // stack: ..., v, v
-    }
-    if (point.partner() != ProbePoint.NO_PARTNER) {
-      probe.add(new VarInsnNode(wide ? Opcodes.LLOAD : Opcodes.ILOAD, point.partner()));
-      // stack: ..., [v,] new, other   (before the store the stored slot still holds the old value)
-    }
-  }
-
   /**
    * The frame's locals padded with TOP up to slot {@code state}, then the state, countdown and
    * depth.
    */
-  private static List<Object> withLocals(List<Object> locals, int state, boolean counted) {
+  static List<Object> withLocals(List<Object> locals, int state, boolean counted) {
     List<Object> out = new ArrayList<>(state + 3);
     int slots = 0;
     if (locals != null) {
@@ -281,7 +220,7 @@ final class MethodRewriter {
     return out;
   }
 
-  private static AbstractInsnNode pushInt(int value) {
+  static AbstractInsnNode pushInt(int value) {
     if (value >= -1 && value <= 5) {
       return new InsnNode(Opcodes.ICONST_0 + value);
     }

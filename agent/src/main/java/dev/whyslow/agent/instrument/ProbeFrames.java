@@ -23,15 +23,26 @@ import org.objectweb.asm.tree.MethodNode;
  */
 final class ProbeFrames {
   /** For class files verified by type inference (before version 50): no frames are written. */
-  static final ProbeFrames NONE = new ProbeFrames(null);
+  static final ProbeFrames NONE = new ProbeFrames(null, null);
 
   /** The locals and stack in expanded-frame form: one element per long or double. */
-  record Frame(List<Object> locals, List<Object> stack) {}
+  record Frame(List<Object> locals, List<Object> stack) {
+    /**
+     * Whether an object under construction ({@code new} not yet initialised) is in the frame: its
+     * type names the {@code new} instruction, which differs between copies of the code.
+     */
+    boolean holdsNewObject() {
+      return locals.stream().anyMatch(LabelNode.class::isInstance)
+          || stack.stream().anyMatch(LabelNode.class::isInstance);
+    }
+  }
 
   private final Map<AbstractInsnNode, Frame> before;
+  private final Map<AbstractInsnNode, Frame> after;
 
-  private ProbeFrames(Map<AbstractInsnNode, Frame> before) {
+  private ProbeFrames(Map<AbstractInsnNode, Frame> before, Map<AbstractInsnNode, Frame> after) {
     this.before = before;
+    this.after = after;
   }
 
   /**
@@ -59,6 +70,17 @@ final class ProbeFrames {
    * @throws IllegalArgumentException for methods with subroutines ({@code jsr/ret})
    */
   static ProbeFrames of(String owner, MethodNode method, List<ProbePoint> points) {
+    return of(owner, method, points, null);
+  }
+
+  /**
+   * The frames before the instructions of {@code points} and, for a fast path, before each of its
+   * boundaries and after every call, where control may cross between the two copies.
+   *
+   * @param fastPath the method's fast-path plan, or {@code null}
+   */
+  static ProbeFrames of(
+      String owner, MethodNode method, List<ProbePoint> points, FastPathPlan fastPath) {
     InsnList insns = method.instructions;
     labelEveryNew(insns);
     Map<Label, LabelNode> labels = new HashMap<>();
@@ -71,19 +93,31 @@ final class ProbeFrames {
     for (ProbePoint point : points) {
       wanted.put(point.insn(), null);
     }
+    if (fastPath != null) {
+      for (AbstractInsnNode boundary : fastPath.boundaries().keySet()) {
+        wanted.put(boundary, null);
+      }
+    }
     AnalyzerAdapter adapter =
         new AnalyzerAdapter(owner, method.access, method.name, method.desc, null);
     adapter.visitCode();
     Map<AbstractInsnNode, Frame> before = new IdentityHashMap<>();
+    Map<AbstractInsnNode, Frame> after = new IdentityHashMap<>();
     for (AbstractInsnNode insn : insns) {
       // locals is null after a goto, return or throw, until the next declared frame
       if (wanted.containsKey(insn) && adapter.locals != null) {
-        before.put(
-            insn, new Frame(expanded(adapter.locals, labels), expanded(adapter.stack, labels)));
+        before.put(insn, current(adapter, labels));
       }
       insn.accept(adapter);
+      if (fastPath != null && FastPathPlan.isCall(insn) && adapter.locals != null) {
+        after.put(insn, current(adapter, labels));
+      }
     }
-    return new ProbeFrames(before);
+    return new ProbeFrames(before, after);
+  }
+
+  private static Frame current(AnalyzerAdapter adapter, Map<Label, LabelNode> labels) {
+    return new Frame(expanded(adapter.locals, labels), expanded(adapter.stack, labels));
   }
 
   /** Whether the probe at {@code insn} can be inserted: its frame is known or not needed. */
@@ -94,6 +128,11 @@ final class ProbeFrames {
   /** The frame before {@code insn}, or {@code null} when no frames are written. */
   Frame before(AbstractInsnNode insn) {
     return before == null ? null : before.get(insn);
+  }
+
+  /** The frame right after the call {@code insn}, or {@code null} when unknown or not asked for. */
+  Frame after(AbstractInsnNode insn) {
+    return after == null ? null : after.get(insn);
   }
 
   /**

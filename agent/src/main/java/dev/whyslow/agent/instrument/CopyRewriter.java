@@ -1,0 +1,296 @@
+package dev.whyslow.agent.instrument;
+
+import static dev.whyslow.agent.instrument.MethodRewriter.firstInstruction;
+import static dev.whyslow.agent.instrument.MethodRewriter.reload;
+import static dev.whyslow.agent.instrument.MethodRewriter.setDepth;
+import static dev.whyslow.agent.instrument.MethodRewriter.withLocals;
+import static dev.whyslow.agent.instrument.MethodRewriter.writeBack;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FrameNode;
+import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * Inserts probes, countdown synchronisation, the depth count and the fast-path checks into one copy
+ * of a method's code ({@link MethodRewriter}). In the slow copy (the original) every probe checks
+ * its countdown; in the fast copy a probe is a bare decrement, except where {@link FastPathRoutes}
+ * says it must keep its check. At each crossing, a check sends control to the other copy when the
+ * countdown is on the other side of the region's weight.
+ */
+final class CopyRewriter {
+  private final List<ProbePoint> points;
+  private final int[] slots;
+  private final ProbeFrames frames;
+  private final int state;
+  private final int countdown;
+  private final int depth;
+  private final boolean counted;
+  private final FastPathRoutes routes;
+  private final List<AbstractInsnNode> calls;
+  private final List<AbstractInsnNode> exits;
+
+  /** The first instruction of each handler, in the original, found before anything is inserted. */
+  private final List<AbstractInsnNode> handlerStarts = new ArrayList<>();
+
+  /** The method's first instruction, and whether a declared frame comes before it. */
+  private final AbstractInsnNode start;
+
+  private final boolean framedStart;
+
+  private int extraStack = 3; // the depth restore: state, depth and 1 above whatever an exit had
+
+  CopyRewriter(
+      MethodNode method,
+      List<ProbePoint> points,
+      int[] slots,
+      ProbeFrames frames,
+      int state,
+      boolean counted,
+      FastPathRoutes routes,
+      List<AbstractInsnNode> calls,
+      List<AbstractInsnNode> exits) {
+    this.points = points;
+    this.slots = slots;
+    this.frames = frames;
+    this.state = state;
+    this.countdown = state + 1;
+    this.depth = state + 2;
+    this.counted = counted;
+    this.routes = routes;
+    this.calls = calls;
+    this.exits = exits;
+    AbstractInsnNode real = method.instructions.getFirst();
+    boolean framed = false;
+    while (real.getOpcode() < 0) {
+      framed |= real instanceof FrameNode;
+      real = real.getNext();
+    }
+    this.start = real;
+    this.framedStart = framed;
+    Set<AbstractInsnNode> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (TryCatchBlockNode tcb : method.tryCatchBlocks) {
+      AbstractInsnNode first = firstInstruction(tcb.handler);
+      if (seen.add(first)) {
+        handlerStarts.add(first);
+      }
+    }
+  }
+
+  /** Stack slots the inserted code needs above what the method had. */
+  int extraStack() {
+    return extraStack;
+  }
+
+  /**
+   * Rewrites {@code copy}; {@code other} is the copy its checks jump to, unused without a fast
+   * path.
+   */
+  void rewrite(CodeCopy copy, CodeCopy other) {
+    boolean probes = !points.isEmpty();
+    InsnList list = copy.list;
+    // Handlers first, so a handler whose first instruction has a probe reloads before it.
+    for (AbstractInsnNode first : handlerStarts) {
+      InsnList code = new InsnList();
+      if (probes) {
+        code.add(reload(state, countdown));
+      }
+      if (counted) {
+        code.add(setDepth(state, depth, 0));
+      }
+      if (routes != null) {
+        boolean framed = !probes && !counted && frameBefore(copy.at(first));
+        code.add(check(copy, other, first, routes.atBoundary(first), framed, false));
+      }
+      list.insertBefore(copy.at(first), code);
+    }
+    if (routes != null) {
+      for (var boundary : routes.boundaries().entrySet()) {
+        if (!handlerStarts.contains(boundary.getKey())) {
+          AbstractInsnNode at = copy.at(boundary.getKey());
+          list.insertBefore(
+              at,
+              check(copy, other, boundary.getKey(), boundary.getValue(), frameBefore(at), false));
+        }
+      }
+    }
+    for (int i = 0; i < points.size(); i++) {
+      ProbePoint point = points.get(i);
+      AbstractInsnNode at = copy.at(point.insn());
+      if (copy.fast && !routes.checkedInFast(point.insn())) {
+        list.insertBefore(at, new IincInsnNode(countdown, -1));
+      } else {
+        list.insertBefore(at, probe(point, slots[i], frames.before(point.insn()), copy));
+        extraStack = Math.max(extraStack, point.extraStack());
+      }
+    }
+    if (probes) {
+      for (AbstractInsnNode call : calls) {
+        AbstractInsnNode at = copy.at(call);
+        list.insertBefore(at, writeBack(state, countdown));
+        InsnList after = reload(state, countdown);
+        if (routes != null && routes.afterCall(call) != null) {
+          after.add(check(copy, other, call, routes.afterCall(call), false, true));
+          if (!copy.fast && frameFollows(at)) {
+            after.add(new InsnNode(Opcodes.NOP)); // two frames may not share an offset
+          }
+        }
+        list.insert(at, after);
+      }
+    }
+    if (routes != null && !copy.fast && !framedStart) {
+      // The slow copy follows the fast one, which never falls through: its start needs a frame.
+      InsnList head = new InsnList();
+      head.add(new LabelNode());
+      head.add(frame(routes.atBoundary(start).frame(), copy));
+      list.insert(head);
+    }
+    for (AbstractInsnNode exit : exits) {
+      AbstractInsnNode at = copy.at(exit);
+      if (probes) {
+        list.insertBefore(at, writeBack(state, countdown)); // after a return's probe
+      }
+      if (counted) {
+        list.insertBefore(at, setDepth(state, depth, -1));
+      }
+    }
+  }
+
+  /**
+   * A crossing. The one check lives in the fast copy, {@code if (cd <= weight) goto slow}, behind
+   * the fast copy's entry label; the slow copy jumps back to that check instead of checking for
+   * itself. So every path into a loop passes the same check at the fast copy's header, and loops
+   * stay reducible for the JIT (a jump from one copy into the middle of the other's loop would make
+   * them irreducible, and C2 leaves irreducible loops unoptimised).
+   *
+   * @param framed whether a declared frame already describes the position (nothing but labels and
+   *     line numbers between it and the crossing), so the check's label needs none of its own
+   */
+  private InsnList check(
+      CodeCopy copy,
+      CodeCopy other,
+      AbstractInsnNode key,
+      FastPathRoutes.Crossing crossing,
+      boolean framed,
+      boolean afterCall) {
+    InsnList check = new InsnList();
+    if (copy.fast) {
+      check.add(copy.entry(key, afterCall));
+      if (!framed) {
+        check.add(frame(crossing.frame(), copy));
+      }
+      // stack: ...   (whatever the frame at the crossing holds)
+      check.add(new VarInsnNode(Opcodes.ILOAD, countdown));
+      check.add(MethodRewriter.pushInt(crossing.weight()));
+      // stack: ..., cd, weight
+      check.add(new JumpInsnNode(Opcodes.IF_ICMPLE, other.entry(key, afterCall)));
+      // stack: ...
+    } else {
+      check.add(new JumpInsnNode(Opcodes.GOTO, other.entry(key, afterCall)));
+      check.add(copy.entry(key, afterCall));
+      check.add(frame(crossing.frame(), copy));
+    }
+    return check;
+  }
+
+  /** Whether a declared frame comes before {@code insn} with no real instruction between. */
+  private static boolean frameBefore(AbstractInsnNode insn) {
+    for (AbstractInsnNode prev = insn.getPrevious(); prev != null; prev = prev.getPrevious()) {
+      if (prev instanceof FrameNode) {
+        return true;
+      }
+      if (prev.getOpcode() >= 0) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a declared frame comes after {@code insn} before the next real instruction. */
+  private static boolean frameFollows(AbstractInsnNode insn) {
+    for (AbstractInsnNode next = insn.getNext(); next != null; next = next.getNext()) {
+      if (next instanceof FrameNode) {
+        return true;
+      }
+      if (next.getOpcode() >= 0) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /** A frame node for {@code frame} in {@code copy}, with the state, countdown and depth locals. */
+  private FrameNode frame(ProbeFrames.Frame frame, CodeCopy copy) {
+    List<Object> locals = withLocals(copy.types(frame.locals()), state, counted);
+    List<Object> stack = copy.types(frame.stack());
+    return new FrameNode(
+        Opcodes.F_NEW, locals.size(), locals.toArray(), stack.size(), stack.toArray());
+  }
+
+  /**
+   * The probe for one point: {@code iinc cd -1; iload cd; ifgt skip}, then the sampled path, then
+   * at {@code skip} the frame from before the probe with the two new locals.
+   */
+  private InsnList probe(ProbePoint point, int slot, ProbeFrames.Frame before, CodeCopy copy) {
+    InsnList probe = new InsnList();
+    LabelNode skip = new LabelNode();
+    // stack: ..., v   (v: the instruction's own operands, none for iinc)
+    probe.add(new IincInsnNode(countdown, -1));
+    probe.add(new VarInsnNode(Opcodes.ILOAD, countdown));
+    probe.add(new JumpInsnNode(Opcodes.IFGT, skip));
+    // stack: ..., v   (the sampled path, once in 1/rate evaluations)
+    operands(point, probe);
+    // stack: ..., v, p   (p: the probe's copies)
+    probe.add(new VarInsnNode(Opcodes.ALOAD, state));
+    probe.add(MethodRewriter.pushInt(slot));
+    // stack: ..., v, p, state, slot
+    probe.add(
+        new MethodInsnNode(
+            Opcodes.INVOKESTATIC,
+            MethodRewriter.SAMPLED,
+            point.probe(),
+            point.descriptor(),
+            false));
+    // stack: ..., v, next countdown
+    probe.add(new VarInsnNode(Opcodes.ISTORE, countdown));
+    // stack: ..., v   (the jump, return, store or iinc that follows finds it as before)
+    probe.add(skip);
+    if (before != null) {
+      probe.add(frame(before, copy));
+    }
+    return probe;
+  }
+
+  /** Pushes the values the probe compares, leaving the instruction's own operands in place. */
+  private static void operands(ProbePoint point, InsnList probe) {
+    boolean wide = point.twoSlots();
+    if (point.insn() instanceof IincInsnNode iinc) {
+      // stack: ...   (iinc takes nothing from the stack; the local still holds the old value)
+      probe.add(new VarInsnNode(Opcodes.ILOAD, iinc.var));
+      probe.add(MethodRewriter.pushInt(iinc.incr));
+      probe.add(new InsnNode(Opcodes.IADD));
+      // stack: ..., new   (old + increment, wrapping exactly as iinc does)
+    } else {
+      // stack: ..., v (one or two slots: a value, two ints/references, or a long/double)
+      probe.add(new InsnNode(wide ? Opcodes.DUP2 : Opcodes.DUP));
+      // stack: ..., v, v
+    }
+    if (point.partner() != ProbePoint.NO_PARTNER) {
+      probe.add(new VarInsnNode(wide ? Opcodes.LLOAD : Opcodes.ILOAD, point.partner()));
+      // stack: ..., [v,] new, other   (before the store the stored slot still holds the old value)
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package dev.whyslow.agent.instrument;
+
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.objectweb.asm.tree.AbstractInsnNode;
+
+/**
+ * Where control crosses between a method's fast and slow copies, once the verifier's frames are
+ * known: each boundary and each call after which a check may send control to the other copy, with
+ * the region's weight and the frame the jump target declares. A call after which the frame holds an
+ * object under construction is not a crossing; the probes it reaches keep their check in the fast
+ * copy too ({@link FastPathPlan}).
+ */
+final class FastPathRoutes {
+  /** A check: the region's weight and the frame at the check. */
+  record Crossing(int weight, ProbeFrames.Frame frame) {}
+
+  private final Map<AbstractInsnNode, Crossing> boundaries = new IdentityHashMap<>();
+  private final Map<AbstractInsnNode, Crossing> calls = new IdentityHashMap<>();
+  private final Set<AbstractInsnNode> checkedInFast =
+      Collections.newSetFromMap(new IdentityHashMap<>());
+
+  private FastPathRoutes() {}
+
+  /**
+   * The crossings of {@code plan}, or {@code null} for no fast path (no plan, or a boundary whose
+   * frame holds an object under construction, across which no jump between copies verifies).
+   */
+  static FastPathRoutes of(
+      FastPathPlan plan, ProbeFrames frames, List<AbstractInsnNode> methodCalls) {
+    if (plan == null || frames == ProbeFrames.NONE) {
+      return null;
+    }
+    FastPathRoutes routes = new FastPathRoutes();
+    for (Map.Entry<AbstractInsnNode, Integer> e : plan.boundaries().entrySet()) {
+      ProbeFrames.Frame frame = frames.before(e.getKey());
+      if (frame == null) {
+        continue; // unreachable code: nothing runs there
+      }
+      if (frame.holdsNewObject()) {
+        return null;
+      }
+      routes.boundaries.put(e.getKey(), new Crossing(e.getValue(), frame));
+    }
+    for (AbstractInsnNode call : methodCalls) {
+      ProbeFrames.Frame frame = frames.after(call);
+      if (frame != null && !frame.holdsNewObject()) {
+        routes.calls.put(call, new Crossing(plan.weightAfter(call), frame));
+      } else {
+        routes.checkedInFast.addAll(plan.reachedAfter(call));
+      }
+    }
+    return routes;
+  }
+
+  /** Gives both copies their entry labels, one per crossing. */
+  void enter(CodeCopy slow, CodeCopy fast) {
+    for (AbstractInsnNode key : boundaries.keySet()) {
+      slow.addEntry(key, false);
+      fast.addEntry(key, false);
+    }
+    for (AbstractInsnNode key : calls.keySet()) {
+      slow.addEntry(key, true);
+      fast.addEntry(key, true);
+    }
+  }
+
+  /** The check before the original's instruction {@code first}, or {@code null}. */
+  Crossing atBoundary(AbstractInsnNode first) {
+    return boundaries.get(first);
+  }
+
+  Map<AbstractInsnNode, Crossing> boundaries() {
+    return boundaries;
+  }
+
+  /** The check after {@code call}, or {@code null} when it is not a crossing. */
+  Crossing afterCall(AbstractInsnNode call) {
+    return calls.get(call);
+  }
+
+  /** Whether the probe at the original's {@code insn} keeps its check in the fast copy. */
+  boolean checkedInFast(AbstractInsnNode insn) {
+    return checkedInFast.contains(insn);
+  }
+}
