@@ -111,7 +111,7 @@ final class CopyRewriter {
       if (counted) {
         code.add(setDepth(state, depth, 0));
       }
-      if (routes != null) {
+      if (routes != null && routes.atBoundary(first) != null) {
         boolean framed = !probes && !counted && frameBefore(copy.at(first));
         code.add(check(copy, other, first, routes.atBoundary(first), framed, false));
       }

@@ -126,6 +126,11 @@ final class FastPathPlan {
     return new FastPathPlan(boundaries, afterCalls, reached);
   }
 
+  /** The method's first real instruction, where its entry region starts. */
+  AbstractInsnNode start() {
+    return boundaries.keySet().iterator().next();
+  }
+
   /** The boundaries: first real instruction of each region start, with its region's weight. */
   Map<AbstractInsnNode, Integer> boundaries() {
     return boundaries;

@@ -15,6 +15,12 @@ import org.objectweb.asm.tree.AbstractInsnNode;
  * copy too ({@link FastPathPlan}).
  */
 final class FastPathRoutes {
+  /**
+   * Fewest probes a region after a call must be able to evaluate for a check there: the check costs
+   * one compare, so with fewer it saves nothing and its probes keep their own checks.
+   */
+  static final int MIN_WEIGHT_AFTER_CALL = 2;
+
   /** A check: the region's weight and the frame at the check. */
   record Crossing(int weight, ProbeFrames.Frame frame) {}
 
@@ -35,6 +41,7 @@ final class FastPathRoutes {
       return null;
     }
     FastPathRoutes routes = new FastPathRoutes();
+    boolean loopCrossing = false;
     for (Map.Entry<AbstractInsnNode, Integer> e : plan.boundaries().entrySet()) {
       ProbeFrames.Frame frame = frames.before(e.getKey());
       if (frame == null) {
@@ -43,11 +50,21 @@ final class FastPathRoutes {
       if (frame.holdsNewObject()) {
         return null;
       }
+      boolean start = e.getKey() == plan.start();
+      if (!start && e.getValue() == 0) {
+        continue; // nothing to save: no probe before the next boundary
+      }
+      loopCrossing |= !start;
       routes.boundaries.put(e.getKey(), new Crossing(e.getValue(), frame));
+    }
+    if (!loopCrossing || !routes.boundaries.containsKey(plan.start())) {
+      return null;
     }
     for (AbstractInsnNode call : methodCalls) {
       ProbeFrames.Frame frame = frames.after(call);
-      if (frame != null && !frame.holdsNewObject()) {
+      if (frame != null
+          && !frame.holdsNewObject()
+          && plan.weightAfter(call) >= MIN_WEIGHT_AFTER_CALL) {
         routes.calls.put(call, new Crossing(plan.weightAfter(call), frame));
       } else {
         routes.checkedInFast.addAll(plan.reachedAfter(call));
