@@ -77,6 +77,25 @@ public final class SampledProbes {
     return Sampler.outcome(s, slot, v != null ? 0 : 1);
   }
 
+  /**
+   * A loop whose only probe is its own deciding branch ran on bare decrements and left with its
+   * countdown at {@code cd <= 0}: the evaluation that brought it to zero and every later sampled
+   * one are recorded now, each "continue" except the last evaluation, which left the loop. Returns
+   * the countdown left after the loop, exactly as checking at every evaluation would have.
+   *
+   * @param exitPredicate the predicate of the evaluation that left the loop (0 taken, 1 not)
+   */
+  public static int loopExit(ThreadState s, int cd, int slot, int exitPredicate) {
+    long after = -(long) cd; // evaluations after the one that brought the countdown to zero
+    while (true) {
+      int next = Sampler.outcome(s, slot, after == 0 ? exitPredicate : 1 - exitPredicate);
+      if (next > after) {
+        return (int) (next - after);
+      }
+      after -= next;
+    }
+  }
+
   // ---- return probes ----
 
   /** {@code int}, {@code short}, {@code byte} and {@code char} returns: the six sign predicates. */

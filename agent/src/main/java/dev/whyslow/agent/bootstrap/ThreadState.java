@@ -76,6 +76,14 @@ public final class ThreadState {
     return n >= Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) n;
   }
 
+  /**
+   * Restarts this thread's draws from {@code seed}, so that two runs of the same code draw the same
+   * countdowns: for tests comparing two instrumentations of one method, never called by the agent.
+   */
+  public void reseed(long seed) {
+    this.seed = seed;
+  }
+
   long nextLong() {
     seed += 0x9E3779B97F4A7C15L;
     return mix(seed);

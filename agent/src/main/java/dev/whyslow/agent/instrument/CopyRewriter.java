@@ -102,6 +102,7 @@ final class CopyRewriter {
   void rewrite(CodeCopy copy, CodeCopy other) {
     boolean probes = !points.isEmpty();
     InsnList list = copy.list;
+    InsnList trampolines = new InsnList();
     // Handlers first, so a handler whose first instruction has a probe reloads before it.
     for (AbstractInsnNode first : handlerStarts) {
       InsnList code = new InsnList();
@@ -130,7 +131,12 @@ final class CopyRewriter {
     for (int i = 0; i < points.size(); i++) {
       ProbePoint point = points.get(i);
       AbstractInsnNode at = copy.at(point.insn());
-      if (copy.fast && !routes.checkedInFast(point.insn())) {
+      PureLoops.PureLoop pure = routes == null ? null : routes.pureLoop(point.insn());
+      if (pure != null) {
+        list.insertBefore(at, new IincInsnNode(countdown, -1));
+        settleAtExit(copy, (JumpInsnNode) at, point, slots[i], pure.exitPredicate(), trampolines);
+        extraStack = Math.max(extraStack, 4); // state, countdown, slot, predicate
+      } else if (copy.fast && !routes.checkedInFast(point.insn())) {
         list.insertBefore(at, new IincInsnNode(countdown, -1));
       } else {
         list.insertBefore(at, probe(point, slots[i], frames.before(point.insn()), copy));
@@ -151,6 +157,7 @@ final class CopyRewriter {
         list.insert(at, after);
       }
     }
+    list.add(trampolines); // after the copy's last instruction, which never falls through
     if (routes != null && !copy.fast && !framedStart) {
       // The slow copy follows the fast one, which never falls through: its start needs a frame.
       InsnList head = new InsnList();
@@ -217,6 +224,60 @@ final class CopyRewriter {
       }
     }
     return false;
+  }
+
+  /**
+   * Settles a pure loop's samples where its branch leaves it ({@link PureLoops}): right after the
+   * branch when falling through leaves, else in a trampoline the branch now jumps to, which then
+   * goes on to the old target. {@code if (cd <= 0) cd = SampledProbes.loopExit(state, cd, slot,
+   * exitPredicate)}.
+   */
+  private void settleAtExit(
+      CodeCopy copy,
+      JumpInsnNode branch,
+      ProbePoint point,
+      int slot,
+      int exitPredicate,
+      InsnList trampolines) {
+    ProbeFrames.Frame before = frames.before(point.insn());
+    int operands =
+        branch.getOpcode() >= Opcodes.IF_ICMPEQ && branch.getOpcode() <= Opcodes.IF_ACMPNE ? 2 : 1;
+    List<Object> stack = before.stack().subList(0, before.stack().size() - operands);
+    ProbeFrames.Frame exit = new ProbeFrames.Frame(before.locals(), stack);
+    InsnList settle = new InsnList();
+    LabelNode settled = new LabelNode();
+    // stack: ...   (what the loop's exit has; the branch took its operands)
+    settle.add(new VarInsnNode(Opcodes.ILOAD, countdown));
+    settle.add(new JumpInsnNode(Opcodes.IFGT, settled));
+    settle.add(new VarInsnNode(Opcodes.ALOAD, state));
+    settle.add(new VarInsnNode(Opcodes.ILOAD, countdown));
+    settle.add(MethodRewriter.pushInt(slot));
+    settle.add(MethodRewriter.pushInt(exitPredicate));
+    // stack: ..., state, cd, slot, exit predicate
+    settle.add(
+        new MethodInsnNode(
+            Opcodes.INVOKESTATIC,
+            MethodRewriter.SAMPLED,
+            "loopExit",
+            "(L" + MethodPlanner.STATE + ";III)I",
+            false));
+    settle.add(new VarInsnNode(Opcodes.ISTORE, countdown));
+    // stack: ...
+    settle.add(settled);
+    settle.add(frame(exit, copy));
+    if (exitPredicate == 0) {
+      LabelNode trampoline = new LabelNode();
+      trampolines.add(trampoline);
+      trampolines.add(frame(exit, copy));
+      trampolines.add(settle);
+      trampolines.add(new JumpInsnNode(Opcodes.GOTO, branch.label));
+      branch.label = trampoline;
+    } else {
+      if (frameFollows(branch)) {
+        settle.add(new InsnNode(Opcodes.NOP)); // two frames may not share an offset
+      }
+      copy.list.insert(branch, settle);
+    }
   }
 
   /** Whether a declared frame comes after {@code insn} before the next real instruction. */

@@ -53,13 +53,18 @@ final class FastPathPlan {
   /** The probe instructions each call reaches before the next boundary or call. */
   private final Map<AbstractInsnNode, List<AbstractInsnNode>> reachedAfterCall;
 
+  /** The loops settled at their exit ({@link PureLoops}), by their deciding branch. */
+  private final Map<AbstractInsnNode, PureLoops.PureLoop> pureLoops;
+
   private FastPathPlan(
       Map<AbstractInsnNode, Integer> boundaries,
       Map<AbstractInsnNode, Integer> afterCalls,
-      Map<AbstractInsnNode, List<AbstractInsnNode>> reachedAfterCall) {
+      Map<AbstractInsnNode, List<AbstractInsnNode>> reachedAfterCall,
+      Map<AbstractInsnNode, PureLoops.PureLoop> pureLoops) {
     this.boundaries = boundaries;
     this.afterCalls = afterCalls;
     this.reachedAfterCall = reachedAfterCall;
+    this.pureLoops = pureLoops;
   }
 
   /**
@@ -98,8 +103,19 @@ final class FastPathPlan {
     for (TryCatchBlockNode tcb : method.tryCatchBlocks) {
       boundary[index.get(tcb.handler)] = true;
     }
+    // A pure loop's branch weighs nothing (it settles at the exit), its header cuts the cycle
+    // without a check, and what follows its exit is a region of its own.
+    boolean[] silent = new boolean[n];
+    Map<AbstractInsnNode, PureLoops.PureLoop> pureLoops = new IdentityHashMap<>();
+    for (PureLoops.PureLoop pure : PureLoops.find(method, code, successors, sites)) {
+      sites[pure.branch()] = 0;
+      boundary[pure.header()] = true;
+      silent[pure.header()] = true;
+      boundary[pure.exit()] = true;
+      pureLoops.put(code[pure.branch()], pure);
+    }
     boolean loops = markRetreatingTargets(successors, boundary);
-    if (!loops || !anyLoopHoldsASite(successors, boundary, sites)) {
+    if (pureLoops.isEmpty() && (!loops || !anyLoopHoldsASite(successors, boundary, sites))) {
       return null;
     }
     int[] weight = weights(code, successors, boundary, sites);
@@ -108,7 +124,7 @@ final class FastPathPlan {
     }
     Map<AbstractInsnNode, Integer> boundaries = new LinkedHashMap<>();
     for (int i = 0; i < n; i++) {
-      if (boundary[i]) {
+      if (boundary[i] && (!silent[i] || i == 0)) {
         AbstractInsnNode first = firstReal(code, i);
         if (first != null) {
           boundaries.merge(first, weight[i], Math::max);
@@ -123,7 +139,7 @@ final class FastPathPlan {
         reached.put(code[i], sitesReached(code, successors, boundary, sites, i + 1));
       }
     }
-    return new FastPathPlan(boundaries, afterCalls, reached);
+    return new FastPathPlan(boundaries, afterCalls, reached, pureLoops);
   }
 
   /** The method's first real instruction, where its entry region starts. */
@@ -144,6 +160,15 @@ final class FastPathPlan {
   /** The probe instructions {@code call} reaches before the next boundary or call. */
   List<AbstractInsnNode> reachedAfter(AbstractInsnNode call) {
     return reachedAfterCall.getOrDefault(call, List.of());
+  }
+
+  /** The pure loop {@code branch} decides, or {@code null}. */
+  PureLoops.PureLoop pureLoop(AbstractInsnNode branch) {
+    return pureLoops.get(branch);
+  }
+
+  boolean hasPureLoops() {
+    return !pureLoops.isEmpty();
   }
 
   static boolean isCall(AbstractInsnNode insn) {

@@ -26,6 +26,7 @@ final class FastPathRoutes {
 
   private final Map<AbstractInsnNode, Crossing> boundaries = new IdentityHashMap<>();
   private final Map<AbstractInsnNode, Crossing> calls = new IdentityHashMap<>();
+  private FastPathPlan plan;
   private final Set<AbstractInsnNode> checkedInFast =
       Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -41,7 +42,8 @@ final class FastPathRoutes {
       return null;
     }
     FastPathRoutes routes = new FastPathRoutes();
-    boolean loopCrossing = false;
+    routes.plan = plan;
+    boolean loopCrossing = plan.hasPureLoops();
     for (Map.Entry<AbstractInsnNode, Integer> e : plan.boundaries().entrySet()) {
       ProbeFrames.Frame frame = frames.before(e.getKey());
       if (frame == null) {
@@ -97,6 +99,11 @@ final class FastPathRoutes {
   /** The check after {@code call}, or {@code null} when it is not a crossing. */
   Crossing afterCall(AbstractInsnNode call) {
     return calls.get(call);
+  }
+
+  /** The pure loop the original's branch {@code insn} decides, or {@code null}. */
+  PureLoops.PureLoop pureLoop(AbstractInsnNode insn) {
+    return plan.pureLoop(insn);
   }
 
   /** Whether the probe at the original's {@code insn} keeps its check in the fast copy. */

@@ -59,6 +59,16 @@ final class LoopAnalysis {
     return loops;
   }
 
+  /** The block holding the instruction at {@code insnIndex}. */
+  int blockOf(int insnIndex) {
+    return cfg.blockOf(insnIndex);
+  }
+
+  /** The index of the first instruction (usually a label) of the loop's header block. */
+  int headerStart(Loop loop) {
+    return cfg.start(loop.header());
+  }
+
   /** The innermost loop holding the instruction at {@code insnIndex}, or -1. */
   int loopIdOf(int insnIndex) {
     Loop inner = innermost(cfg.blockOf(insnIndex));

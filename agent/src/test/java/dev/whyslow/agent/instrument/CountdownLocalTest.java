@@ -93,6 +93,42 @@ class CountdownLocalTest {
   }
 
   @Test
+  void aLoopWhoseOnlyProbeIsItsConditionIsSettledAtItsExitWithNoCheckInside() {
+    for (String name : List.of("skipBelow", "sumThenCount")) {
+      MethodNode m = method(name);
+      long settles =
+          stream(m)
+              .filter(i -> i instanceof MethodInsnNode call && call.name.equals("loopExit"))
+              .count();
+      long checkedSamples =
+          stream(m)
+              .filter(
+                  i ->
+                      i instanceof MethodInsnNode call
+                          && call.owner.equals(MethodRewriter.SAMPLED)
+                          && call.name.startsWith("if"))
+              .count();
+      // One settle per pure loop in each copy; the loops' branches are never checked one by one.
+      assertThat(settles)
+          .as("%s: settles at loop exits", name)
+          .isEqualTo(name.equals("skipBelow") ? 2 : 4);
+      assertThat(checkedSamples).as("%s: per-evaluation sampled branch paths", name).isZero();
+    }
+  }
+
+  @Test
+  void aPureLoopRecordsTheEvaluationThatBringsTheCountdownToZero() throws Exception {
+    ThreadState s = Probes.state();
+    int[] xs = {1, 2, 3, 40};
+    s.countdown = 2; // the second loop test (xs[1] < 20): continues
+    assertThat(call("skipBelow", xs, 20)).isEqualTo(3);
+    assertThat(observedOf("skipBelow")).as("the loop branch, the return").containsExactly(1L, 0L);
+    // javac tests a while loop at its top and jumps out when the test fails: continuing is the
+    // branch not taken, predicate 1.
+    assertThat(trueCountsOf("skipBelow")).containsExactly("[0, 1]");
+  }
+
+  @Test
   void aReturningMethodLeavesItsEvaluationsInTheField() throws Exception {
     ThreadState s = Probes.state();
     s.countdown = 1_000_000;
@@ -154,6 +190,10 @@ class CountdownLocalTest {
     return node.methods.stream().filter(m -> m.name.equals(name)).findFirst().orElseThrow();
   }
 
+  private static java.util.stream.Stream<AbstractInsnNode> stream(MethodNode m) {
+    return java.util.stream.StreamSupport.stream(m.instructions.spliterator(), false);
+  }
+
   private Object call(String name, Object... args) throws Exception {
     for (Method m : fixture.getMethods()) {
       if (m.getName().equals(name)) {
@@ -171,6 +211,15 @@ class CountdownLocalTest {
     return registry.entries().stream()
         .filter(e -> e.site().methodName().equals(method))
         .map(e -> ProcessRunBuilder.countsOf(e, counts).observed())
+        .toList();
+  }
+
+  private List<String> trueCountsOf(String method) {
+    return registry.entries().stream()
+        .filter(e -> e.site().methodName().equals(method))
+        .map(e -> ProcessRunBuilder.countsOf(e, counts))
+        .filter(c -> c.observed() > 0)
+        .map(c -> java.util.Arrays.toString(c.trueCounts()))
         .toList();
   }
 

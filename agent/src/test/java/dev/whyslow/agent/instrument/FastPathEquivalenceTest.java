@@ -47,6 +47,8 @@ class FastPathEquivalenceTest {
           new Call(Countdowns.class, "caught", (Object) XS),
           new Call(Countdowns.class, "afterCallback", (Runnable) () -> {}, XS),
           new Call(Countdowns.class, "callFirst", (Object) XS),
+          new Call(Countdowns.class, "skipBelow", XS, 20),
+          new Call(Countdowns.class, "sumThenCount", 6),
           new Call(LoopShapes.class, "forLoop", 9),
           new Call(LoopShapes.class, "whileTrueWithBreak", XS),
           new Call(LoopShapes.class, "nested", 5),
@@ -58,7 +60,7 @@ class FastPathEquivalenceTest {
 
   @BeforeEach
   void rareRedraws() {
-    // After the first sample the next draw is ~10^6 evaluations away, far beyond one call.
+    // After the first sample the next draw is mostly ~10^6 evaluations away, beyond one call.
     Probes.setSamplingRate(1e-6);
   }
 
@@ -81,6 +83,33 @@ class FastPathEquivalenceTest {
             .as("%s starting at countdown %d", call, start)
             .isEqualTo(checked.run(call, start));
       }
+    }
+  }
+
+  @Test
+  void withManySamplesPerCallTheSameDrawsRecordTheSameEvaluations() throws Exception {
+    // Both copies draw from the same seed, so every later sample must fall alike too: this covers
+    // several samples inside one loop and settling a loop's samples at its exit.
+    Probes.setSamplingRate(0.3);
+    Instrumented checked = new Instrumented(false);
+    Instrumented fast = new Instrumented(true);
+    for (Call call : CALLS) {
+      for (int start = 1; start <= 8; start++) {
+        assertThat(fast.run(call, start))
+            .as("%s starting at countdown %d", call, start)
+            .isEqualTo(checked.run(call, start));
+      }
+    }
+  }
+
+  @Test
+  void atRateOneEveryEvaluationIsRecordedAlike() throws Exception {
+    // Every evaluation sampled: a loop settled at its exit records each of its evaluations too.
+    Probes.setSamplingRate(1.0);
+    Instrumented checked = new Instrumented(false);
+    Instrumented fast = new Instrumented(true);
+    for (Call call : CALLS) {
+      assertThat(fast.run(call, 1)).as("%s", call).isEqualTo(checked.run(call, 1));
     }
   }
 
@@ -115,14 +144,15 @@ class FastPathEquivalenceTest {
     }
 
     /**
-     * Runs the call from countdown {@code start}: the counts of every site, and the countdown left
-     * behind when nothing was sampled (a draw after a sample is random).
+     * Runs the call from countdown {@code start}, with draws seeded by {@code start}: the counts of
+     * every site, and the countdown left behind when nothing was sampled.
      */
     String run(Call call, int start) throws Exception {
       ChunkedRunCounts counts = new ChunkedRunCounts(registry.slotCapacity());
       Probes.setProcessRun(counts);
       ThreadState s = Probes.state();
       s.countdown = start;
+      s.reseed(start); // the draws after a sample are the same on both sides
       Object result = invoke(call);
       Map<Long, String> bySite = new TreeMap<>();
       long samples = 0;
