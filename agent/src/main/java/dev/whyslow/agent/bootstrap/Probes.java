@@ -24,23 +24,11 @@ public final class Probes {
   /** The process run, or {@code null} when process runs are not recorded. */
   static volatile RunCounts processRun;
 
-  private static final ThreadLocal<ThreadState> STATES =
-      new ThreadLocal<ThreadState>() {
-        @Override
-        protected ThreadState initialValue() {
-          return new ThreadState();
-        }
-      };
-
   private Probes() {}
 
   /** The calling thread's state; called once at the entry of every instrumented method. */
   public static ThreadState state() {
-    ThreadState s = STATES.get();
-    if (s.generation != generation) {
-      Sampler.resync(s);
-    }
-    return s;
+    return ThreadStates.current();
   }
 
   // ---- configuration, called by the agent core and the daemon's commands ----
@@ -76,7 +64,7 @@ public final class Probes {
 
   /** Marks the calling thread as the agent's own for good: its evaluations are never recorded. */
   public static void markAgentThread() {
-    ThreadState s = STATES.get();
+    ThreadState s = ThreadStates.owned();
     s.agent = true;
     s.countdown = Integer.MAX_VALUE;
   }
@@ -86,7 +74,7 @@ public final class Probes {
    * #exitAgentWork}; returns whether it already was, to pass back.
    */
   public static boolean enterAgentWork() {
-    ThreadState s = STATES.get();
+    ThreadState s = ThreadStates.owned();
     boolean was = s.agent;
     s.agent = true;
     s.countdown = Integer.MAX_VALUE;
@@ -95,7 +83,7 @@ public final class Probes {
 
   public static void exitAgentWork(boolean was) {
     if (!was) {
-      ThreadState s = STATES.get();
+      ThreadState s = ThreadStates.owned();
       s.agent = false;
       Sampler.resync(s);
     }

@@ -1,10 +1,12 @@
 package dev.whyslow.agent.bootstrap;
 
+import java.lang.ref.WeakReference;
+
 /**
  * What one thread's probes need, fetched once per instrumented method invocation into a local. The
  * unsampled path touches no field at all: a method copies {@link #countdown} into a local and
- * writes it back only around calls, returns and throws. Everything here is confined to its thread
- * and dies with it.
+ * writes it back only around calls, returns and throws. Everything here is confined to its thread;
+ * it dies with its thread, unless {@link ThreadStates}' bounded table still holds it.
  */
 public final class ThreadState {
   /**
@@ -13,6 +15,11 @@ public final class ThreadState {
    * control to other code.
    */
   public int countdown;
+
+  /**
+   * The thread this state belongs to, weakly: {@link ThreadStates} keeps states of dead threads.
+   */
+  final WeakReference<Thread> owner = ThreadStates.ownerOfCaller();
 
   /** {@link Probes#generation} this state last synchronised with (rate change, kill switch). */
   int generation;
