@@ -1,0 +1,216 @@
+package dev.whyslow.bench.overhead;
+
+import dev.whyslow.agent.bootstrap.ChunkedRunCounts;
+import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.config.ProbeSet;
+import dev.whyslow.agent.core.MethodRegistry;
+import dev.whyslow.agent.core.SiteRegistry;
+import dev.whyslow.agent.instrument.ClassInstrumenter;
+import dev.whyslow.agent.instrument.InstrumentationCounters;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The steady-state cost of the agent's instrumentation on a workload, with the noise of separate
+ * JVMs taken out: one JVM holds the workload twice, as javac wrote it and as the agent's real
+ * {@link ClassInstrumenter} rewrites it, and times batches of rounds of each in turn (A B, B A, …).
+ * Both copies share the machine's moment, the JDK's compiled code and the heap, so the ratio of
+ * each batch pair is the instrumentation's cost alone; the result is the median of those ratios.
+ *
+ * <p>What it leaves out, and {@link ProcessOverheadBenchmark} keeps: the agent's start-up, the
+ * transport thread and the JIT's work on the larger code. Use this one to compare instrumentation
+ * variants quickly; report the whole-process one.
+ *
+ * <p>Usage: {@code InProcessOverheadBenchmark [workload=OrderWorkload] [batches=40] [rounds=10]
+ * [warmup=150] [options]} where options are comma-separated {@code rate=0.0001}, {@code
+ * probes=branch,return|branch|return}, {@code fastpath=on|off}, {@code units=on|off}.
+ */
+public final class InProcessOverheadBenchmark {
+  private static final String PACKAGE = "dev.whyslow.examples.cpu.";
+
+  private InProcessOverheadBenchmark() {}
+
+  public static void main(String[] args) throws Throwable {
+    String workload = PACKAGE + (args.length > 0 ? args[0] : "OrderWorkload");
+    int batches = args.length > 1 ? Integer.parseInt(args[1]) : 40;
+    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 10;
+    int warmup = args.length > 3 ? Integer.parseInt(args[3]) : 150;
+    Options options = Options.parse(args.length > 4 ? args[4] : "");
+
+    SiteRegistry sites = new SiteRegistry(1_000_000);
+    InstrumentationCounters counters = new InstrumentationCounters();
+    ClassInstrumenter instrumenter =
+        new ClassInstrumenter(
+            sites,
+            new ProbeSet(options.branches, options.returns).withFastPath(options.fastPath),
+            counters,
+            new MethodRegistry(),
+            options.units,
+            List.of());
+    Probes.warmUp();
+    Probes.setProcessRun(new ChunkedRunCounts(sites.slotCapacity()));
+    Probes.setSamplingRate(options.rate);
+
+    MethodHandle plain = round(new WorkloadLoader(null), workload);
+    MethodHandle instrumented = round(new WorkloadLoader(instrumenter), workload);
+    System.out.printf(
+        Locale.ROOT,
+        "%s, %s; %d classes instrumented, %d methods with a fast path%n",
+        workload,
+        options,
+        counters.classesInstrumented(),
+        counters.methodsWithFastPath());
+
+    int seed = 0;
+    for (int i = 0; i < warmup; i++, seed++) {
+      check((long) plain.invokeExact(seed), (long) instrumented.invokeExact(seed), seed);
+    }
+    List<Double> ratios = new ArrayList<>();
+    List<Double> plainMs = new ArrayList<>();
+    List<Double> instrumentedMs = new ArrayList<>();
+    for (int b = 0; b < batches; b++, seed += rounds) {
+      double p;
+      double q;
+      if (b % 2 == 0) {
+        p = time(plain, seed, rounds);
+        q = time(instrumented, seed, rounds);
+      } else {
+        q = time(instrumented, seed, rounds);
+        p = time(plain, seed, rounds);
+      }
+      plainMs.add(p);
+      instrumentedMs.add(q);
+      ratios.add(q / p);
+    }
+    Collections.sort(ratios);
+    double median = ProcessOverheadBenchmark.median(ratios);
+    System.out.printf(
+        Locale.ROOT,
+        "batches of %d rounds: plain %.2f ms, instrumented %.2f ms (medians)%n"
+            + "median batch ratio %.4f (%+.2f %%), quartiles %.4f .. %.4f; samples recorded %d%n",
+        rounds,
+        ProcessOverheadBenchmark.median(plainMs),
+        ProcessOverheadBenchmark.median(instrumentedMs),
+        median,
+        (median - 1) * 100,
+        ratios.get(ratios.size() / 4),
+        ratios.get(ratios.size() * 3 / 4),
+        Probes.samplesRecorded());
+  }
+
+  private static double time(MethodHandle round, int seed, int rounds) throws Throwable {
+    long sink = 0;
+    long start = System.nanoTime();
+    for (int i = 0; i < rounds; i++) {
+      sink += (long) round.invokeExact(seed + i);
+    }
+    long elapsed = System.nanoTime() - start;
+    if (sink == 42) {
+      System.out.print(""); // keeps the result alive
+    }
+    return elapsed / 1e6;
+  }
+
+  private static void check(long plain, long instrumented, int seed) {
+    if (plain != instrumented) {
+      throw new IllegalStateException(
+          "round " + seed + " differs: plain " + plain + ", instrumented " + instrumented);
+    }
+  }
+
+  private static MethodHandle round(ClassLoader loader, String workload) throws Exception {
+    Method round = loader.loadClass(workload).getDeclaredMethod("round", int.class);
+    round.setAccessible(true);
+    return MethodHandles.lookup().unreflect(round);
+  }
+
+  /** Benchmark options, {@code key=value} separated by commas. */
+  private record Options(
+      double rate, boolean branches, boolean returns, boolean fastPath, boolean units) {
+    static Options parse(String text) {
+      double rate = 1e-4;
+      boolean branches = true;
+      boolean returns = true;
+      boolean fastPath = true;
+      boolean units = true;
+      for (String pair : text.split(",(?=[a-z]+=)")) {
+        if (pair.isBlank()) {
+          continue;
+        }
+        String[] kv = pair.split("=", 2);
+        switch (kv[0]) {
+          case "rate" -> rate = Double.parseDouble(kv[1]);
+          case "probes" -> {
+            branches = kv[1].contains("branch");
+            returns = kv[1].contains("return");
+          }
+          case "fastpath" -> fastPath = kv[1].equals("on");
+          case "units" -> units = kv[1].equals("on");
+          default -> throw new IllegalArgumentException("unknown option " + kv[0]);
+        }
+      }
+      return new Options(rate, branches, returns, fastPath, units);
+    }
+
+    @Override
+    public String toString() {
+      return String.format(
+          Locale.ROOT,
+          "rate %s, branches %s, returns %s, fast path %s, units %s",
+          rate,
+          branches,
+          returns,
+          fastPath,
+          units);
+    }
+  }
+
+  /**
+   * Defines the workload package's classes itself, rewritten when given an instrumenter, so each
+   * copy of the workload has its own classes; everything else comes from the parent.
+   */
+  private static final class WorkloadLoader extends ClassLoader {
+    private final ClassInstrumenter instrumenter;
+
+    WorkloadLoader(ClassInstrumenter instrumenter) {
+      super(InProcessOverheadBenchmark.class.getClassLoader());
+      this.instrumenter = instrumenter;
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      if (!name.startsWith(PACKAGE)) {
+        return super.loadClass(name, resolve);
+      }
+      synchronized (getClassLoadingLock(name)) {
+        Class<?> c = findLoadedClass(name);
+        if (c == null) {
+          byte[] bytes = classFile(name);
+          byte[] rewritten = instrumenter == null ? null : instrumenter.instrument(bytes);
+          byte[] defined = rewritten == null ? bytes : rewritten;
+          c = defineClass(name, defined, 0, defined.length);
+        }
+        return c;
+      }
+    }
+
+    private byte[] classFile(String name) throws ClassNotFoundException {
+      String resource = name.replace('.', '/') + ".class";
+      try (InputStream in = getParent().getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new ClassNotFoundException(name);
+        }
+        return in.readAllBytes();
+      } catch (IOException e) {
+        throw new ClassNotFoundException(name, e);
+      }
+    }
+  }
+}
