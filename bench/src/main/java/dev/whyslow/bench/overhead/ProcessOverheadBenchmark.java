@@ -99,6 +99,14 @@ public final class ProcessOverheadBenchmark {
         medianWith,
         medianWith / medianWithout,
         (medianWith / medianWithout - 1) * 100);
+    // Each pair ran back to back, so its ratio cancels drift that the two medians above do not.
+    List<Double> pairRatios = new ArrayList<>();
+    for (int i = 0; i < pairs; i++) {
+      pairRatios.add(with.get(i) / without.get(i));
+    }
+    double pairMedian = median(pairRatios);
+    System.out.printf(
+        "median of pair ratios %.4f (%+.2f %%)%n", pairMedian, (pairMedian - 1) * 100);
     System.out.printf(
         "median process wall (start-up and instrumentation included): without %.1f ms,"
             + " with %.1f ms, ratio %.4f%n",
