@@ -37,12 +37,29 @@ public final class InProcessOverheadBenchmark {
 
   private InProcessOverheadBenchmark() {}
 
+  private static final String USAGE =
+      "usage: InProcessOverheadBenchmark [CpuWorkload|OrderWorkload] [batches] [rounds] [warmup]"
+          + " [rate=0.0001,probes=branch,return|branch|return|none,fastpath=on|off,units=on|off]";
+
   public static void main(String[] args) throws Throwable {
-    String workload = PACKAGE + (args.length > 0 ? args[0] : "OrderWorkload");
-    int batches = args.length > 1 ? Integer.parseInt(args[1]) : 40;
-    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 10;
-    int warmup = args.length > 3 ? Integer.parseInt(args[3]) : 150;
-    Options options = Options.parse(args.length > 4 ? args[4] : "");
+    String workload;
+    int batches;
+    int rounds;
+    int warmup;
+    Options options;
+    try {
+      workload = PACKAGE + (args.length > 0 ? args[0] : "OrderWorkload");
+      batches = args.length > 1 ? positive(args[1]) : 40;
+      rounds = args.length > 2 ? positive(args[2]) : 10;
+      warmup = args.length > 3 ? Integer.parseInt(args[3]) : 150;
+      options = Options.parse(args.length > 4 ? args[4] : "");
+      InProcessOverheadBenchmark.class.getClassLoader().loadClass(workload);
+    } catch (IllegalArgumentException | ClassNotFoundException e) {
+      String why = e instanceof ClassNotFoundException ? "no workload class " : "";
+      System.err.println("bad argument: " + why + e.getMessage() + "\n" + USAGE);
+      System.exit(2);
+      return;
+    }
 
     SiteRegistry sites = new SiteRegistry(1_000_000);
     InstrumentationCounters counters = new InstrumentationCounters();
@@ -105,6 +122,14 @@ public final class InProcessOverheadBenchmark {
         Probes.samplesRecorded());
   }
 
+  private static int positive(String text) {
+    int n = Integer.parseInt(text);
+    if (n <= 0) {
+      throw new IllegalArgumentException(text + " is not a positive count");
+    }
+    return n;
+  }
+
   private static double time(MethodHandle round, int seed, int rounds) throws Throwable {
     long sink = 0;
     long start = System.nanoTime();
@@ -145,18 +170,33 @@ public final class InProcessOverheadBenchmark {
           continue;
         }
         String[] kv = pair.split("=", 2);
+        if (kv.length != 2) {
+          throw new IllegalArgumentException("option " + pair + " is not key=value");
+        }
         switch (kv[0]) {
-          case "rate" -> rate = Double.parseDouble(kv[1]);
+          case "rate" -> {
+            rate = Double.parseDouble(kv[1]);
+            if (!(rate > 0 && rate <= 1)) {
+              throw new IllegalArgumentException("rate must be in (0, 1], not " + kv[1]);
+            }
+          }
           case "probes" -> {
             branches = kv[1].contains("branch");
             returns = kv[1].contains("return");
           }
-          case "fastpath" -> fastPath = kv[1].equals("on");
-          case "units" -> units = kv[1].equals("on");
-          default -> throw new IllegalArgumentException("unknown option " + kv[0]);
+          case "fastpath" -> fastPath = onOff(pair, kv[1]);
+          case "units" -> units = onOff(pair, kv[1]);
+          default -> throw new IllegalArgumentException("unknown option " + pair);
         }
       }
       return new Options(rate, branches, returns, fastPath, units);
+    }
+
+    private static boolean onOff(String pair, String value) {
+      if (!value.equals("on") && !value.equals("off")) {
+        throw new IllegalArgumentException(pair + ": expected on or off");
+      }
+      return value.equals("on");
     }
 
     @Override
