@@ -3,8 +3,9 @@ package dev.whyslow.agent.bootstrap;
 /**
  * The entry point of instrumented code and the agent's controls. An instrumented method calls
  * {@link #state()} once at entry, keeps the result and a copy of {@link ThreadState#countdown} in
- * locals, decrements that local inline at each site and calls {@link SampledProbes} only when it
- * reaches zero (see {@code MethodRewriter} for when the local and the field are synchronised).
+ * locals, and passes that local through {@link CheckedProbes} at each site, which calls {@link
+ * SampledProbes} only when it runs out (see {@code MethodRewriter} for when the local and the field
+ * are synchronised).
  *
  * <p>The void probes below are the same predicates with the countdown kept in the field, for code
  * that has no local countdown (tests, hand-written callers): each decrements {@link
@@ -110,6 +111,9 @@ public final class Probes {
       SampledProbes.returnReference(s, s, 0);
       SampledProbes.scalarInt(1, 2, s, 0);
       SampledProbes.scalarLong(2L, 1L, s, 0);
+      CheckedProbes.ifeq(0, s, 0, 1);
+      CheckedProbes.returnReference(s, s, 0, 1);
+      CheckedProbes.loopExit(s, 0, 0, 0);
       s.countdown = 1;
       ifeq(0, s, 0);
       s.currentRun.get(0);

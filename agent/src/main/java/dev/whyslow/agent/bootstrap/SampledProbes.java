@@ -1,12 +1,11 @@
 package dev.whyslow.agent.bootstrap;
 
 /**
- * The sampled path of the probes, as instrumented code calls them. An instrumented method keeps the
- * countdown in a local and decrements it inline; only when it reaches zero does it call one of
- * these with copies of the operands, and stores the returned next countdown back in its local. So
- * these record unconditionally (unless the kill switch, an agent thread or re-entrancy says no, see
- * {@link Sampler}) and never touch the unsampled path. Predicates are those of {@link Probes}'
- * probes of the same name.
+ * The sampled path of the probes. An instrumented method keeps the countdown in a local and passes
+ * it to {@link CheckedProbes}, which decrements it and calls one of these only when it runs out;
+ * the next countdown they return goes back into the local. So these record unconditionally (unless
+ * the kill switch, an agent thread or re-entrancy says no, see {@link Sampler}) and never touch the
+ * unsampled path. Predicates are those of {@link Probes}' probes of the same name.
  */
 public final class SampledProbes {
   private SampledProbes() {}

@@ -139,7 +139,7 @@ final class CopyRewriter {
       } else if (copy.fast && !routes.checkedInFast(point.insn())) {
         list.insertBefore(at, new IincInsnNode(countdown, -1));
       } else {
-        list.insertBefore(at, probe(point, slots[i], frames.before(point.insn()), copy));
+        list.insertBefore(at, probe(point, slots[i]));
         extraStack = Math.max(extraStack, point.extraStack());
       }
     }
@@ -229,8 +229,8 @@ final class CopyRewriter {
   /**
    * Settles a pure loop's samples where its branch leaves it ({@link PureLoops}): right after the
    * branch when falling through leaves, else in a trampoline the branch now jumps to, which then
-   * goes on to the old target. {@code if (cd <= 0) cd = SampledProbes.loopExit(state, cd, slot,
-   * exitPredicate)}.
+   * goes on to the old target. {@code cd = CheckedProbes.loopExit(state, cd, slot, exitPredicate)},
+   * which records only when the countdown ran out inside the loop.
    */
   private void settleAtExit(
       CodeCopy copy,
@@ -239,16 +239,8 @@ final class CopyRewriter {
       int slot,
       int exitPredicate,
       InsnList trampolines) {
-    ProbeFrames.Frame before = frames.before(point.insn());
-    int operands =
-        branch.getOpcode() >= Opcodes.IF_ICMPEQ && branch.getOpcode() <= Opcodes.IF_ACMPNE ? 2 : 1;
-    List<Object> stack = before.stack().subList(0, before.stack().size() - operands);
-    ProbeFrames.Frame exit = new ProbeFrames.Frame(before.locals(), stack);
     InsnList settle = new InsnList();
-    LabelNode settled = new LabelNode();
     // stack: ...   (what the loop's exit has; the branch took its operands)
-    settle.add(new VarInsnNode(Opcodes.ILOAD, countdown));
-    settle.add(new JumpInsnNode(Opcodes.IFGT, settled));
     settle.add(new VarInsnNode(Opcodes.ALOAD, state));
     settle.add(new VarInsnNode(Opcodes.ILOAD, countdown));
     settle.add(MethodRewriter.pushInt(slot));
@@ -257,25 +249,26 @@ final class CopyRewriter {
     settle.add(
         new MethodInsnNode(
             Opcodes.INVOKESTATIC,
-            MethodRewriter.SAMPLED,
+            MethodRewriter.CHECKED,
             "loopExit",
             "(L" + MethodPlanner.STATE + ";III)I",
             false));
     settle.add(new VarInsnNode(Opcodes.ISTORE, countdown));
     // stack: ...
-    settle.add(settled);
-    settle.add(frame(exit, copy));
     if (exitPredicate == 0) {
+      ProbeFrames.Frame before = frames.before(point.insn());
+      int operands =
+          branch.getOpcode() >= Opcodes.IF_ICMPEQ && branch.getOpcode() <= Opcodes.IF_ACMPNE
+              ? 2
+              : 1;
+      List<Object> stack = before.stack().subList(0, before.stack().size() - operands);
       LabelNode trampoline = new LabelNode();
       trampolines.add(trampoline);
-      trampolines.add(frame(exit, copy));
+      trampolines.add(frame(new ProbeFrames.Frame(before.locals(), stack), copy));
       trampolines.add(settle);
       trampolines.add(new JumpInsnNode(Opcodes.GOTO, branch.label));
       branch.label = trampoline;
     } else {
-      if (frameFollows(branch)) {
-        settle.add(new InsnNode(Opcodes.NOP)); // two frames may not share an offset
-      }
       copy.list.insert(branch, settle);
     }
   }
@@ -302,36 +295,29 @@ final class CopyRewriter {
   }
 
   /**
-   * The probe for one point: {@code iinc cd -1; iload cd; ifgt skip}, then the sampled path, then
-   * at {@code skip} the frame from before the probe with the two new locals.
+   * The probe for one point: copies of its operands, the state, the site's slot and the countdown
+   * go to the {@code CheckedProbes} method of its kind, which returns the countdown to keep. The
+   * instruction's own operands stay where they were.
    */
-  private InsnList probe(ProbePoint point, int slot, ProbeFrames.Frame before, CodeCopy copy) {
+  private InsnList probe(ProbePoint point, int slot) {
     InsnList probe = new InsnList();
-    LabelNode skip = new LabelNode();
     // stack: ..., v   (v: the instruction's own operands, none for iinc)
-    probe.add(new IincInsnNode(countdown, -1));
-    probe.add(new VarInsnNode(Opcodes.ILOAD, countdown));
-    probe.add(new JumpInsnNode(Opcodes.IFGT, skip));
-    // stack: ..., v   (the sampled path, once in 1/rate evaluations)
     operands(point, probe);
     // stack: ..., v, p   (p: the probe's copies)
     probe.add(new VarInsnNode(Opcodes.ALOAD, state));
     probe.add(MethodRewriter.pushInt(slot));
-    // stack: ..., v, p, state, slot
+    probe.add(new VarInsnNode(Opcodes.ILOAD, countdown));
+    // stack: ..., v, p, state, slot, cd
     probe.add(
         new MethodInsnNode(
             Opcodes.INVOKESTATIC,
-            MethodRewriter.SAMPLED,
+            MethodRewriter.CHECKED,
             point.probe(),
-            point.descriptor(),
+            point.checkedDescriptor(),
             false));
     // stack: ..., v, next countdown
     probe.add(new VarInsnNode(Opcodes.ISTORE, countdown));
     // stack: ..., v   (the jump, return, store or iinc that follows finds it as before)
-    probe.add(skip);
-    if (before != null) {
-      probe.add(frame(before, copy));
-    }
     return probe;
   }
 

@@ -19,12 +19,13 @@ import org.objectweb.asm.tree.VarInsnNode;
 /**
  * Inserts the planned probes and the depth count into one method. Three new locals go after all
  * existing ones, so no existing local moves: the thread state, the countdown, copied from the
- * state's {@code countdown} at entry, and the frame's depth. Each probe decrements the local and,
- * only when it reaches zero, copies the operands and calls the sampled path in {@code
- * SampledProbes}, which returns the next countdown; so the unsampled path is a register decrement
- * and a branch, with no memory traffic and nothing on the stack for C2 to keep alive. Every
- * existing frame gets the two locals appended and each probe adds one frame where its sampled path
- * rejoins ({@link ProbeFrames}).
+ * state's {@code countdown} at entry, and the frame's depth. Each probe passes copies of its
+ * operands and the local countdown to the {@code CheckedProbes} method of its kind and keeps the
+ * countdown it returns. The JIT inlines that method, so the unsampled path is a register decrement
+ * and a branch, with no memory traffic; the branch is the callee's, whose profile every site
+ * shares, so C2 never makes the sampled path an uncommon trap that the first sample at a site would
+ * fall into ({@code CheckedProbes} says why that matters). Every existing frame gets the new locals
+ * appended ({@link ProbeFrames}).
  *
  * <p>The field stays the truth across calls: the local is written back before every call, return
  * and {@code athrow}, and read again after every call and at every exception handler. Two small
@@ -39,7 +40,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  */
 final class MethodRewriter {
   static final String PROBES = "dev/whyslow/agent/bootstrap/Probes";
-  static final String SAMPLED = "dev/whyslow/agent/bootstrap/SampledProbes";
+  static final String CHECKED = "dev/whyslow/agent/bootstrap/CheckedProbes";
   static final String UNITS = "dev/whyslow/agent/bootstrap/Units";
   private static final String DEPTH = "depth";
 

@@ -15,11 +15,12 @@ import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
- * The verifier's view of locals and operand stack just before each probe point, which the frame at
- * the end of the probe's sampled path must declare. ASM's {@link AnalyzerAdapter} replays the
- * method from its declared (expanded) frames exactly as the type-checking verifier does, so no
- * types are merged and no class is loaded. A point where the frame is unknown (dead code after an
- * unconditional jump without a frame) gets no probe.
+ * The verifier's view of locals and operand stack just before each probe point, which the frames
+ * where control crosses between a method's fast and slow copies, and where a pure loop's exit is
+ * settled, must declare. ASM's {@link AnalyzerAdapter} replays the method from its declared
+ * (expanded) frames exactly as the type-checking verifier does, so no types are merged and no class
+ * is loaded. A point where the frame is unknown (dead code after an unconditional jump without a
+ * frame) gets no probe.
  */
 final class ProbeFrames {
   /** For class files verified by type inference (before version 50): no frames are written. */

@@ -15,7 +15,7 @@ import org.objectweb.asm.tree.TableSwitchInsnNode;
  * inner loop, a dot product. Their outcomes are known without looking: every evaluation of the
  * branch but the last continues the loop, the last leaves it. So such a loop runs on bare
  * decrements, with no countdown check at all, and the samples that fell inside are recorded exactly
- * when it exits ({@code SampledProbes.loopExit}). An exception thrown inside (an index out of
+ * when it exits ({@code CheckedProbes.loopExit}). An exception thrown inside (an index out of
  * bounds) leaves without settling; the evaluations since the last call are then lost, as they are
  * for checked probes.
  */

@@ -66,13 +66,13 @@ class CountdownLocalTest {
   }
 
   @Test
-  void theUnsampledPathOfALoopTouchesNoFieldAndCallsNothing() {
+  void aLoopsFastCopyDecrementsInlineAndTouchesNoField() {
     MethodNode m = method("countBelow");
     int countdown = m.maxLocals - 1;
     int decrements = 0;
     int reads = 0;
     int writes = 0;
-    int sampledCalls = 0;
+    int checkedCalls = 0;
     for (AbstractInsnNode insn : m.instructions) {
       if (insn instanceof IincInsnNode iinc && iinc.var == countdown && iinc.incr == -1) {
         decrements++;
@@ -80,14 +80,14 @@ class CountdownLocalTest {
         reads += field.getOpcode() == Opcodes.GETFIELD ? 1 : 0;
         writes += field.getOpcode() == Opcodes.PUTFIELD ? 1 : 0;
       } else if (insn instanceof MethodInsnNode call) {
-        assertThat(call.owner).isIn(MethodRewriter.PROBES, MethodRewriter.SAMPLED);
-        sampledCalls += call.owner.equals(MethodRewriter.SAMPLED) ? 1 : 0;
+        assertThat(call.owner).isIn(MethodRewriter.PROBES, MethodRewriter.CHECKED);
+        checkedCalls += call.owner.equals(MethodRewriter.CHECKED) ? 1 : 0;
       }
     }
     // The loop holds probes, so the method has the fast path: a copy with bare decrements and the
-    // original with a checked probe (and its sampled path) per site.
-    assertThat(decrements).as("one decrement per site in each copy").isEqualTo(6);
-    assertThat(sampledCalls).as("one sampled path per site, in the checked copy").isEqualTo(3);
+    // original with a checked probe per site, which decrements in CheckedProbes.
+    assertThat(decrements).as("one bare decrement per site in the fast copy").isEqualTo(3);
+    assertThat(checkedCalls).as("one checked probe per site, in the slow copy").isEqualTo(3);
     assertThat(reads).as("read once, at entry").isEqualTo(1);
     assertThat(writes).as("written back at the return of each copy").isEqualTo(2);
   }
@@ -105,7 +105,7 @@ class CountdownLocalTest {
               .filter(
                   i ->
                       i instanceof MethodInsnNode call
-                          && call.owner.equals(MethodRewriter.SAMPLED)
+                          && call.owner.equals(MethodRewriter.CHECKED)
                           && call.name.startsWith("if"))
               .count();
       // One settle per pure loop in each copy; the loops' branches are never checked one by one.
