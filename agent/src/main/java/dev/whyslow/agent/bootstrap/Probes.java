@@ -38,6 +38,7 @@ public final class Probes {
   public static synchronized void setSamplingRate(double newRate) {
     rate = SamplingRate.of(newRate);
     generation++;
+    ThreadStates.forgetAll();
   }
 
   public static double samplingRate() {
@@ -48,6 +49,7 @@ public final class Probes {
   public static synchronized void setEnabled(boolean on) {
     enabled = on;
     generation++;
+    ThreadStates.forgetAll();
   }
 
   public static boolean isEnabled() {

@@ -1,7 +1,5 @@
 package dev.whyslow.agent.bootstrap;
 
-import java.lang.ref.WeakReference;
-
 /**
  * What one thread's probes need, fetched once per instrumented method invocation into a local. The
  * unsampled path touches no field at all: a method copies {@link #countdown} into a local and
@@ -17,9 +15,10 @@ public final class ThreadState {
   public int countdown;
 
   /**
-   * The thread this state belongs to, weakly: {@link ThreadStates} keeps states of dead threads.
+   * The id of the thread this state belongs to; {@link ThreadStates} keeps states of dead threads,
+   * by id rather than by reference so that it keeps no dead thread alive.
    */
-  final WeakReference<Thread> owner = ThreadStates.ownerOfCaller();
+  final long threadId = Thread.currentThread().getId();
 
   /** {@link Probes#generation} this state last synchronised with (rate change, kill switch). */
   int generation;

@@ -1,7 +1,5 @@
 package dev.whyslow.agent.bootstrap;
 
-import java.lang.ref.WeakReference;
-
 /**
  * Finds the calling thread's {@link ThreadState}, once per instrumented method invocation, so it
  * must cost less than a {@link ThreadLocal} lookup. A direct-mapped table indexed by thread id
@@ -10,9 +8,16 @@ import java.lang.ref.WeakReference;
  *
  * <p>A slot is claimed by whichever thread looked up last through the slow path, so two busy
  * threads whose ids collide take turns in the slow path but never share a state: a slot's state is
- * used only by the thread it names. The table names its threads weakly, so it keeps no dead thread
- * (nor its context class loader) alive; it does keep up to {@link #SLOTS} states of dead threads
- * until their slots are claimed again, which bounds what it holds.
+ * used only by the thread whose id it carries (HotSpot never reuses a thread id). The table holds
+ * ids, not threads, so it keeps no dead thread (nor its context class loader) alive; it does keep
+ * up to {@link #SLOTS} states of dead threads until their slots are claimed again, which bounds
+ * what it holds.
+ *
+ * <p>The lookup is plain loads only: no weak reference (whose read G1 guards with a barrier) and no
+ * volatile read. That lets C2 share one lookup between a method and the instrumented methods it
+ * inlines, where a volatile read in each made every inlined callee look its state up again and kept
+ * its countdown and depth in memory. A rate change or the kill switch empties the table instead
+ * ({@link #forgetAll}), so each thread's next lookup takes the slow path and resynchronises.
  */
 final class ThreadStates {
   /** Slots in the table: thread ids are dense, so this covers the first thousands of threads. */
@@ -33,13 +38,23 @@ final class ThreadStates {
   /** The calling thread's state, synchronised with the current rate and kill switch. */
   static ThreadState current() {
     Thread thread = Thread.currentThread();
-    ThreadState s = BY_ID[slot(thread)];
-    // owner.get(), not refersTo: on JDK 17 refersTo is a native call, not an intrinsic, and cost
-    // this lookup twice what the ThreadLocal it replaces did.
-    if (s == null || s.owner.get() != thread || s.generation != Probes.generation) {
+    long id = thread.getId();
+    ThreadState s = BY_ID[(int) id & (SLOTS - 1)];
+    if (s == null || s.threadId != id) {
       s = claim(thread);
     }
     return s;
+  }
+
+  /**
+   * Empties the table, after {@link Probes#generation} moved: every thread's next lookup
+   * resynchronises. A thread claiming a slot at the same moment may put back a state that has not
+   * seen the change; it sees it at its next draw, which reads the rate and the switch afresh.
+   */
+  static void forgetAll() {
+    for (int i = 0; i < SLOTS; i++) {
+      BY_ID[i] = null;
+    }
   }
 
   /** The calling thread's state without the generation check, for the agent's controls. */
@@ -52,18 +67,13 @@ final class ThreadStates {
     if (s.generation != Probes.generation) {
       Sampler.resync(s);
     }
-    // A plain store: another thread reading the slot sees the final owner field set, finds it is
-    // not the owner and takes the slow path.
+    // A plain store: another thread reading the slot sees the final id field set, finds it is not
+    // its own and takes the slow path.
     BY_ID[slot(thread)] = s;
     return s;
   }
 
   private static int slot(Thread thread) {
     return (int) thread.getId() & (SLOTS - 1);
-  }
-
-  /** The owner reference a new state keeps. */
-  static WeakReference<Thread> ownerOfCaller() {
-    return new WeakReference<>(Thread.currentThread());
   }
 }
