@@ -179,9 +179,11 @@ final class CopyRewriter {
   /**
    * A crossing. The one check lives in the fast copy, {@code if (cd <= weight) goto slow}, behind
    * the fast copy's entry label; the slow copy jumps back to that check instead of checking for
-   * itself. So every path into a loop passes the same check at the fast copy's header, and loops
-   * stay reducible for the JIT (a jump from one copy into the middle of the other's loop would make
-   * them irreducible, and C2 leaves irreducible loops unoptimised).
+   * itself, so no jump lands in the middle of the other copy's loop. That is not enough to keep
+   * loops reducible: the slow copy's {@code goto} sits where the loop header was, and both the slow
+   * copy's entry into the loop and its back edge pass through it, a second way into the loop. C2
+   * leaves such loop nests unoptimised; threading those jumps past the {@code goto} fixed that but
+   * measured worse overall, see bench/README.md ("C2's view of the fast path").
    *
    * @param framed whether a declared frame already describes the position (nothing but labels and
    *     line numbers between it and the crossing), so the check's label needs none of its own
