@@ -2,6 +2,7 @@ package dev.whyslow.bench.latency;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.whyslow.bench.MedianInterval;
 import dev.whyslow.daemon.RunningDaemon;
 import dev.whyslow.daemon.Whyslowd;
 import dev.whyslow.daemon.config.DaemonConfig;
@@ -113,11 +114,13 @@ public final class ServiceLatencyBenchmark {
       double median = median(ratios);
       System.out.printf(
           Locale.ROOT,
-          "%nmedian p99: without %.2f ms, with %.2f ms; median of pair ratios %.4f (%+.2f %%)%n",
+          "%nmedian p99: without %.2f ms, with %.2f ms; median of pair ratios %.4f (%+.2f %%)%n"
+              + "95 %% interval for it %s%n",
           median(p99Without),
           median(p99With),
           median,
-          (median - 1) * 100);
+          (median - 1) * 100,
+          MedianInterval.of(ratios, 0.95).asOverhead(ratios.size()));
     } finally {
       deleteTree(data);
     }

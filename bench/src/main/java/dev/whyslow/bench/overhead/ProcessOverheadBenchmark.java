@@ -1,5 +1,6 @@
 package dev.whyslow.bench.overhead;
 
+import dev.whyslow.bench.MedianInterval;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -106,7 +107,8 @@ public final class ProcessOverheadBenchmark {
     }
     double pairMedian = median(pairRatios);
     System.out.printf(
-        "median of pair ratios %.4f (%+.2f %%)%n", pairMedian, (pairMedian - 1) * 100);
+        "median of pair ratios %.4f (%+.2f %%); 95 %% interval for it %s%n",
+        pairMedian, (pairMedian - 1) * 100, MedianInterval.of(pairRatios, 0.95).asOverhead(pairs));
     System.out.printf(
         "median process wall (start-up and instrumentation included): without %.1f ms,"
             + " with %.1f ms, ratio %.4f%n",
