@@ -38,33 +38,22 @@ public record MedianInterval(double low, double high, int k, double coverage) {
     Collections.sort(sorted);
     int n = sorted.size();
     double tail = (1 - confidence) / 2;
-    // below[j] = P(X <= j) for X ~ binomial(n, 1/2); the interval [x(k), x(n-k+1)] misses the
-    // median with probability 2 * P(X <= k - 1).
+    // With X ~ binomial(n, 1/2), the interval [x(k), x(n-k+1)] misses the median with probability
+    // 2 * P(X <= k - 1). The terms C(n, j) / 2^n are summed from their logarithms, so that 2^-n
+    // does not underflow for long series.
     int k = 1;
-    double cumulative = Math.pow(0.5, n); // P(X <= 0)
-    double term = cumulative;
+    double logTerm = -n * Math.log(2); // log P(X = 0)
+    double cumulative = Math.exp(logTerm); // P(X <= k - 1)
     for (int j = 1; j <= n / 2; j++) {
-      term = term * (n - j + 1) / j; // C(n, j) / 2^n
-      double next = cumulative + term; // P(X <= j)
+      logTerm += Math.log((n - j + 1.0) / j); // log P(X = j)
+      double next = cumulative + Math.exp(logTerm); // P(X <= j)
       if (next > tail) {
         break;
       }
       k = j + 1;
       cumulative = next;
     }
-    double coverage = 1 - 2 * Math.pow(0.5, n) * binomialSum(n, k - 1);
-    return new MedianInterval(sorted.get(k - 1), sorted.get(n - k), k, coverage);
-  }
-
-  /** C(n, 0) + ... + C(n, j). */
-  private static double binomialSum(int n, int j) {
-    double sum = 0;
-    double c = 1;
-    for (int i = 0; i <= j; i++) {
-      sum += c;
-      c = c * (n - i) / (i + 1);
-    }
-    return sum;
+    return new MedianInterval(sorted.get(k - 1), sorted.get(n - k), k, 1 - 2 * cumulative);
   }
 
   /** As overhead in percent: {@code +9.1 .. +15.3 %, 97.9 % coverage (3rd to 14th of 16)}. */

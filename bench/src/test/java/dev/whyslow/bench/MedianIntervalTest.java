@@ -49,6 +49,17 @@ class MedianIntervalTest {
   }
 
   @Test
+  void longSeriesDoNotUnderflow() {
+    // 2^-2001 is below the smallest double; the normal approximation puts k near
+    // 1001 - 1.96 * sqrt(2001) / 2, about 957.
+    MedianInterval interval = MedianInterval.of(oneTo(2001), 0.95);
+    assertThat(interval.k()).isBetween(950, 962);
+    assertThat(interval.low()).isEqualTo(interval.k());
+    assertThat(interval.high()).isEqualTo(2002 - interval.k());
+    assertThat(interval.coverage()).isBetween(0.95, 0.96);
+  }
+
+  @Test
   void printsAsOverhead() {
     List<Double> ratios = List.of(1.10, 1.02, 1.05, 1.20, 1.08, 1.07, 1.01, 1.12);
     assertThat(MedianInterval.of(ratios, 0.95).asOverhead(8))
