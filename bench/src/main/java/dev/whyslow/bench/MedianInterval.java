@@ -26,6 +26,17 @@ import java.util.Locale;
  */
 public record MedianInterval(double low, double high, int k, double coverage) {
 
+  /** The median of {@code values} (at least one): the mean of the middle two for an even count. */
+  public static double median(List<Double> values) {
+    if (values.isEmpty()) {
+      throw new IllegalArgumentException("no values");
+    }
+    List<Double> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  }
+
   /** The interval for {@code values} (at least one) at {@code confidence}, in (0, 1). */
   public static MedianInterval of(List<Double> values, double confidence) {
     if (values.isEmpty()) {

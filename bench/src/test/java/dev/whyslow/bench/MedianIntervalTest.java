@@ -60,6 +60,14 @@ class MedianIntervalTest {
   }
 
   @Test
+  void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
+    assertThat(MedianInterval.median(oneTo(7))).isEqualTo(4.0);
+    assertThat(MedianInterval.median(oneTo(8))).isEqualTo(4.5);
+    assertThatThrownBy(() -> MedianInterval.median(List.of()))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void printsAsOverhead() {
     List<Double> ratios = List.of(1.10, 1.02, 1.05, 1.20, 1.08, 1.07, 1.01, 1.12);
     assertThat(MedianInterval.of(ratios, 0.95).asOverhead(8))

@@ -1,5 +1,7 @@
 package dev.whyslow.bench.latency;
 
+import static dev.whyslow.bench.MedianInterval.median;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.whyslow.bench.MedianInterval;
@@ -226,13 +228,6 @@ public final class ServiceLatencyBenchmark {
       }
     }
     throw new IllegalStateException("the shop exited before listening:\n" + seen);
-  }
-
-  static double median(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
   private static String machine() {

@@ -7,6 +7,7 @@ import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
 import dev.whyslow.agent.instrument.ClassInstrumenter;
 import dev.whyslow.agent.instrument.InstrumentationCounters;
+import dev.whyslow.bench.MedianInterval;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandle;
@@ -107,14 +108,14 @@ public final class InProcessOverheadBenchmark {
       ratios.add(q / p);
     }
     Collections.sort(ratios);
-    double median = ProcessOverheadBenchmark.median(ratios);
+    double median = MedianInterval.median(ratios);
     System.out.printf(
         Locale.ROOT,
         "batches of %d rounds: plain %.2f ms, instrumented %.2f ms (medians)%n"
             + "median batch ratio %.4f (%+.2f %%), quartiles %.4f .. %.4f; samples recorded %d%n",
         rounds,
-        ProcessOverheadBenchmark.median(plainMs),
-        ProcessOverheadBenchmark.median(instrumentedMs),
+        MedianInterval.median(plainMs),
+        MedianInterval.median(instrumentedMs),
         median,
         (median - 1) * 100,
         ratios.get(ratios.size() / 4),

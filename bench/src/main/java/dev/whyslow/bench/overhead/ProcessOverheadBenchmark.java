@@ -1,5 +1,7 @@
 package dev.whyslow.bench.overhead;
 
+import static dev.whyslow.bench.MedianInterval.median;
+
 import dev.whyslow.bench.MedianInterval;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -8,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -135,12 +136,5 @@ public final class ProcessOverheadBenchmark {
       throw new IllegalStateException("workload failed: " + command + "\n" + output);
     }
     return found;
-  }
-
-  static double median(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 }
