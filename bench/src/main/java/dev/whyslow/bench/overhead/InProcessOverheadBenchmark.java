@@ -151,7 +151,7 @@ public final class InProcessOverheadBenchmark {
     }
   }
 
-  private static MethodHandle round(ClassLoader loader, String workload) throws Exception {
+  static MethodHandle round(ClassLoader loader, String workload) throws Exception {
     Method round = loader.loadClass(workload).getDeclaredMethod("round", int.class);
     round.setAccessible(true);
     return MethodHandles.lookup().unreflect(round);
@@ -217,7 +217,7 @@ public final class InProcessOverheadBenchmark {
    * Defines the workload package's classes itself, rewritten when given an instrumenter, so each
    * copy of the workload has its own classes; everything else comes from the parent.
    */
-  private static final class WorkloadLoader extends ClassLoader {
+  static final class WorkloadLoader extends ClassLoader {
     private final ClassInstrumenter instrumenter;
 
     WorkloadLoader(ClassInstrumenter instrumenter) {
