@@ -160,6 +160,62 @@ final class SortShapes {
     s.countdown = cd;
   }
 
+  /**
+   * {@link #threadState} with the state looked up once, at the outer call, and passed down the
+   * recursion as an argument: what an instrumented callee would get from an instrumented caller.
+   */
+  static void stateParam(int[] a, int lo, int hi) {
+    stateParam(a, lo, hi, Probes.state());
+  }
+
+  private static void stateParam(int[] a, int lo, int hi, ThreadState s) {
+    int cd = s.countdown;
+    while (true) {
+      cd--;
+      if (lo >= hi) {
+        break;
+      }
+      int pivot = a[(lo + hi) >>> 1];
+      int i = lo;
+      int j = hi;
+      while (true) {
+        cd--;
+        if (i > j) {
+          break;
+        }
+        int settle = cd + i - j - 3;
+        while (a[i] < pivot) {
+          i++;
+        }
+        while (a[j] > pivot) {
+          j--;
+        }
+        cd = settle - i + j;
+        if (cd <= 0) {
+          cd = sampled(cd);
+        }
+        if (i <= j) {
+          int t = a[i];
+          a[i] = a[j];
+          a[j] = t;
+          i++;
+          j--;
+        }
+      }
+      cd--;
+      s.countdown = cd;
+      if (j - lo < hi - i) {
+        stateParam(a, lo, j, s);
+        lo = i;
+      } else {
+        stateParam(a, i, hi, s);
+        hi = j;
+      }
+      cd = s.countdown;
+    }
+    s.countdown = cd;
+  }
+
   /** {@link #threadState} with the depth count stepped on the field at entry and exit. */
   static void depthField(int[] a, int lo, int hi) {
     ThreadState s = Probes.state();

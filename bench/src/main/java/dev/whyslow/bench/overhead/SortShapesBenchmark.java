@@ -16,7 +16,7 @@ import java.util.Map;
  * shape's profile does not shape another's compiled code:
  *
  * <pre>
- * for s in floor staticState threadState depthField depthLocal scanDecrements agentFastCopy; do
+ * for s in floor staticState stateParam threadState depthField depthLocal scanDecrements agentFastCopy; do
  *   java -cp bench/target/whyslow-bench.jar dev.whyslow.bench.overhead.SortShapesBenchmark $s
  * done
  * </pre>
@@ -29,6 +29,7 @@ public final class SortShapesBenchmark {
           "floor", SortShapes::floor,
           "threadState", SortShapes::threadState,
           "staticState", SortShapes::staticState,
+          "stateParam", SortShapes::stateParam,
           "depthField", SortShapes::depthField,
           "depthLocal", SortShapes::depthLocal,
           "scanDecrements", SortShapes::scanDecrements,
