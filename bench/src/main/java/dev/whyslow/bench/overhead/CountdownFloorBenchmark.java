@@ -43,9 +43,9 @@ public final class CountdownFloorBenchmark {
     String kernel;
     boolean agent;
     try {
-      batches = args.length > 0 ? positive(args[0]) : 40;
-      rounds = args.length > 1 ? positive(args[1]) : 3;
-      warmup = args.length > 2 ? positive(args[2]) : 100;
+      batches = args.length > 0 ? InProcessOverheadBenchmark.positive(args[0]) : 40;
+      rounds = args.length > 1 ? InProcessOverheadBenchmark.positive(args[1]) : 3;
+      warmup = args.length > 2 ? InProcessOverheadBenchmark.positive(args[2]) : 100;
       kernel = args.length > 3 ? args[3] : "round";
       kernelName(kernel);
       String subject = args.length > 4 ? args[4] : "floor";
@@ -79,11 +79,11 @@ public final class CountdownFloorBenchmark {
       double p;
       double s;
       if (b % 2 == 0) {
-        p = time(plain, seed, rounds);
-        s = time(subject, seed, rounds);
+        p = InProcessOverheadBenchmark.time(plain, seed, rounds);
+        s = InProcessOverheadBenchmark.time(subject, seed, rounds);
       } else {
-        s = time(subject, seed, rounds);
-        p = time(plain, seed, rounds);
+        s = InProcessOverheadBenchmark.time(subject, seed, rounds);
+        p = InProcessOverheadBenchmark.time(plain, seed, rounds);
       }
       ratios.add(s / p);
     }
@@ -200,26 +200,5 @@ public final class CountdownFloorBenchmark {
       case "sieve" -> "primeCount";
       default -> throw new IllegalArgumentException("unknown kernel " + kernel);
     };
-  }
-
-  private static double time(MethodHandle kernel, int seed, int rounds) throws Throwable {
-    long sink = 0;
-    long start = System.nanoTime();
-    for (int i = 0; i < rounds; i++) {
-      sink += (long) kernel.invokeExact(seed + i);
-    }
-    long elapsed = System.nanoTime() - start;
-    if (sink == 42) {
-      System.out.print(""); // keeps the result alive
-    }
-    return elapsed / 1e6;
-  }
-
-  private static int positive(String text) {
-    int n = Integer.parseInt(text);
-    if (n <= 0) {
-      throw new IllegalArgumentException(text + " is not a positive count");
-    }
-    return n;
   }
 }

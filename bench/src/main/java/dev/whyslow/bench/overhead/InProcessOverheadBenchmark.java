@@ -123,7 +123,7 @@ public final class InProcessOverheadBenchmark {
         Probes.samplesRecorded());
   }
 
-  private static int positive(String text) {
+  static int positive(String text) {
     int n = Integer.parseInt(text);
     if (n <= 0) {
       throw new IllegalArgumentException(text + " is not a positive count");
@@ -131,7 +131,8 @@ public final class InProcessOverheadBenchmark {
     return n;
   }
 
-  private static double time(MethodHandle round, int seed, int rounds) throws Throwable {
+  /** Milliseconds that {@code rounds} calls of {@code round}, from seed {@code seed} on, take. */
+  static double time(MethodHandle round, int seed, int rounds) throws Throwable {
     long sink = 0;
     long start = System.nanoTime();
     for (int i = 0; i < rounds; i++) {

@@ -40,16 +40,28 @@ public final class SortShapesBenchmark {
 
   public static void main(String[] args) {
     SortShapes.Shape shape = args.length > 0 ? SHAPES.get(args[0]) : null;
-    if (shape == null) {
+    int batches;
+    int rounds;
+    int warmup;
+    try {
+      if (shape == null) {
+        throw new IllegalArgumentException(
+            "no shape "
+                + (args.length > 0 ? args[0] : "given")
+                + "; shapes: "
+                + String.join(" ", SHAPES.keySet().stream().sorted().toList()));
+      }
+      batches = args.length > 1 ? InProcessOverheadBenchmark.positive(args[1]) : 40;
+      rounds = args.length > 2 ? InProcessOverheadBenchmark.positive(args[2]) : 3;
+      warmup = args.length > 3 ? InProcessOverheadBenchmark.positive(args[3]) : 200;
+    } catch (IllegalArgumentException e) {
       System.err.println(
-          "usage: SortShapesBenchmark shape [batches] [rounds] [warmup]; shapes: "
-              + String.join(" ", SHAPES.keySet().stream().sorted().toList()));
+          "bad argument: "
+              + e.getMessage()
+              + "\nusage: SortShapesBenchmark shape [batches] [rounds] [warmup]");
       System.exit(2);
       return;
     }
-    int batches = args.length > 1 ? Integer.parseInt(args[1]) : 40;
-    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
-    int warmup = args.length > 3 ? Integer.parseInt(args[3]) : 200;
     Probes.warmUp();
     Probes.setProcessRun(new ChunkedRunCounts(64));
     CpuWorkloadFloor.Countdown.rate(1e-4);
