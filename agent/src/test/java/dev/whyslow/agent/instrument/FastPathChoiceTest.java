@@ -1,0 +1,88 @@
+package dev.whyslow.agent.instrument;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.whyslow.agent.config.ProbeSet;
+import dev.whyslow.agent.core.SiteRegistry;
+import java.io.InputStream;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * Which methods get the fast path: those with a loop that holds a probe and calls nothing. A loop
+ * that calls out on every iteration keeps its checked probes (see {@code FastPathPlan}).
+ */
+class FastPathChoiceTest {
+  /** Fixture: the same count with and without a call in the loop. */
+  @SuppressWarnings("unused")
+  static final class Loops {
+    static int callFree(int[] xs) {
+      int n = 0;
+      for (int x : xs) {
+        if (x > 3) {
+          n++;
+        }
+      }
+      return n;
+    }
+
+    static int callsOut(int[] xs, StringBuilder out) {
+      int n = 0;
+      for (int x : xs) {
+        if (x > 3) {
+          n++;
+        }
+        out.append(x);
+      }
+      return n;
+    }
+
+    static int callBeforeTheLoop(int[] xs, StringBuilder out) {
+      out.append(xs.length);
+      int n = 0;
+      for (int x : xs) {
+        if (x > 3) {
+          n++;
+        }
+      }
+      return n;
+    }
+  }
+
+  @Test
+  void onlyMethodsWithACallFreeLoopHoldingAProbeGetTheFastPath() throws Exception {
+    byte[] original;
+    try (InputStream in = Loops.class.getResourceAsStream("FastPathChoiceTest$Loops.class")) {
+      original = in.readAllBytes();
+    }
+    InstrumentationCounters counters = new InstrumentationCounters();
+    byte[] out =
+        new ClassInstrumenter(new SiteRegistry(10_000), ProbeSet.DEFAULT, counters)
+            .instrument(original);
+    assertThat(counters.methodsWithFastPath()).isEqualTo(2);
+    ClassNode node = new ClassNode();
+    new ClassReader(out).accept(node, 0);
+    assertThat(copiesOf(node, "callFree")).isEqualTo(2);
+    assertThat(copiesOf(node, "callBeforeTheLoop")).isEqualTo(2);
+    assertThat(copiesOf(node, "callsOut")).isEqualTo(1);
+  }
+
+  /**
+   * How many copies of its code the method holds: each copy has the fixture's two increments, the
+   * count's {@code n++} and the for-each loop's index (the agent's own decrements are by -1).
+   */
+  private static int copiesOf(ClassNode node, String name) {
+    MethodNode method =
+        node.methods.stream().filter(m -> m.name.equals(name)).findFirst().orElseThrow();
+    int increments = 0;
+    for (var insn : method.instructions) {
+      if (insn instanceof IincInsnNode iinc && iinc.incr == 1) {
+        increments++;
+      }
+    }
+    return increments / 2;
+  }
+}
