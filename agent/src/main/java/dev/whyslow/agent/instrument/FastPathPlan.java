@@ -70,7 +70,8 @@ final class FastPathPlan {
   /**
    * The plan for a method with these probe points, or {@code null} when it should not get a fast
    * path: no loop holds a probe (a straight-line method saves little and would only grow past the
-   * JIT's inlining limits), it is a constructor, it is too large, or its control flow cannot be
+   * JIT's inlining limits), every loop that holds one calls out (see {@link
+   * #aCallFreeLoopHoldsASite}), it is a constructor, it is too large, or its control flow cannot be
    * followed.
    */
   static FastPathPlan of(MethodNode method, List<ProbePoint> points) {
@@ -251,10 +252,6 @@ final class FastPathPlan {
   }
 
   /**
-   * Whether some probe lies on a cycle: only then does a check per region save checks per
-   * evaluation in proportion to the work done.
-   */
-  /**
    * Whether some loop holds a probe and calls nothing. Where every such loop calls out on each
    * iteration, the fast path saves a compare or two beside a call and costs the checks and copies
    * around it: {@code CpuWorkload}'s word count, a JDK call per iteration, cost +11 to +14 % with
@@ -279,6 +276,10 @@ final class FastPathPlan {
     return false;
   }
 
+  /**
+   * Whether some probe lies on a cycle: only then does a check per region save checks per
+   * evaluation in proportion to the work done.
+   */
   private static boolean anyLoopHoldsASite(int[][] successors, boolean[] boundary, int[] sites) {
     // Generous: a site reachable from a boundary other than the entry without crossing another.
     int n = successors.length;

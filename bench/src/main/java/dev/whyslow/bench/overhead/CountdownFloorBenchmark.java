@@ -19,11 +19,12 @@ import java.util.Locale;
  * How little per-evaluation sampling can cost on {@code CpuWorkload}: times the workload as javac
  * wrote it against {@link CpuWorkloadFloor}, the same kernels with a hand-kept countdown that no
  * instrumentation could keep more cheaply, in one JVM, in alternating batches, as {@link
- * InProcessOverheadBenchmark} does. Before timing it checks that the floor computes the same
- * checksums and counts exactly the evaluations the agent records for a round at rate 1, so the
- * floor leaves out no work the agent must do. With {@code agent} as the last argument it times the
- * agent's own instrumentation of the same kernel instead (branches, returns, units on), so the two
- * can be set side by side kernel by kernel.
+ * InProcessOverheadBenchmark} does. It checks that both sides compute the same checksums while
+ * warming up and, after timing (a run at rate 1 first would leave the agent's probes compiled for
+ * rate 1), that the floor counts exactly the evaluations the agent records for a round at rate 1,
+ * so the floor leaves out no work the agent must do. With {@code agent} as the last argument it
+ * times the agent's own instrumentation of the same kernel instead (branches, returns, units on),
+ * so the two can be set side by side kernel by kernel.
  *
  * <p>Usage: {@code CountdownFloorBenchmark [batches=40] [rounds=3] [warmup=100]
  * [round|sort|matrix|word|sieve] [floor|agent]}.
