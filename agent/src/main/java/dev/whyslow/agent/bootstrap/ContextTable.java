@@ -23,9 +23,17 @@ public final class ContextTable {
   /** Candidate bit sets, row-major by guard id then depth. */
   private final long[] candidates;
 
+  /** The guard methods' bits, see {@link #guardBits}. */
+  private final long[] guardBits = new long[4];
+
   private ContextTable(int typeCount, int[] guardIdByMethod, int depthSpan, long[] candidates) {
     this.typeCount = typeCount;
     this.guardIdByMethod = guardIdByMethod;
+    for (int id = 0; id < guardIdByMethod.length; id++) {
+      if (guardIdByMethod[id] >= 0) {
+        guardBits[(id >>> 6) & 3] |= 1L << id;
+      }
+    }
     this.depthSpan = depthSpan;
     this.candidates = candidates;
   }
@@ -79,6 +87,14 @@ public final class ContextTable {
   // No string concatenation on the bootstrap path: javac would make it an invokedynamic.
   private static String text(String before, int value, String after) {
     return new StringBuilder(before).append(value).append(after).toString();
+  }
+
+  /**
+   * The guards as {@link ThreadState#watched0}'s four words of bits, bit {@code id % 256} per guard
+   * method; shared, not copied: callers only read it.
+   */
+  long[] guardBits() {
+    return guardBits;
   }
 
   /** The guard id of a method, or -1 when it is not a guard (or the id is out of range). */

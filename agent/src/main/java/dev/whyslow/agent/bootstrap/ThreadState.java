@@ -41,8 +41,23 @@ public final class ThreadState {
    */
   public int depth;
 
-  /** The running unit, or {@code null}: the only thing a method entry checks besides depth. */
+  /** The running unit, or {@code null}. */
   UnitState unit;
+
+  /**
+   * Which method entries have unit work to do, the one thing a method entry checks besides the
+   * depth: bit {@code id % 256} (word {@code id / 64 % 4}) is set for the guards of the running
+   * unit's model, and every bit while the unit is traced; all are clear outside units. An entry
+   * whose bit is set calls {@code Units.entered}, which checks the method exactly, so a method that
+   * shares a guard's bit only pays that call. Four fields rather than an array: with the method id
+   * a constant the JIT reads one field, where reading an array element at every entry cost a loop
+   * over inlined methods about 2 ns an entry (UnitEntryBenchmark, bench/LATENCY.md).
+   */
+  long watched0;
+
+  long watched1;
+  long watched2;
+  long watched3;
 
   /** This thread's reusable unit state, created at its first unit. */
   UnitState unitState;
@@ -57,6 +72,30 @@ public final class ThreadState {
     long s = seedSequence += 0x9E3779B97F4A7C15L;
     seed = mix(s ^ System.nanoTime() ^ (Thread.currentThread().getId() * 0xBF58476D1CE4E5B9L));
     generation = Probes.generation - 1; // forces a sync (and first draw) on first use
+  }
+
+  /** Whether the entry of method {@code methodId} may have unit work, see {@link #watched0}. */
+  static boolean watches(ThreadState s, int methodId) {
+    int word = (methodId >>> 6) & 3;
+    long bits =
+        word == 0 ? s.watched0 : word == 1 ? s.watched1 : word == 2 ? s.watched2 : s.watched3;
+    return (bits & (1L << methodId)) != 0; // the shift takes methodId % 64
+  }
+
+  /** Sets the watched bits to {@code bits}, four words, or to all of them with {@code null}. */
+  void watch(long[] bits) {
+    watched0 = bits == null ? -1L : bits[0];
+    watched1 = bits == null ? -1L : bits[1];
+    watched2 = bits == null ? -1L : bits[2];
+    watched3 = bits == null ? -1L : bits[3];
+  }
+
+  /** Clears the watched bits: outside units no entry has unit work. */
+  void unwatch() {
+    watched0 = 0;
+    watched1 = 0;
+    watched2 = 0;
+    watched3 = 0;
   }
 
   /** The run sampled evaluations of this thread are recorded in, or {@code null} (process run). */

@@ -60,6 +60,9 @@ public final class UnitState {
   final UnitRunCounts counts = new UnitRunCounts();
   RunCounts savedRun;
 
+  /** The model this unit's guards use, taken when it started; {@code null} before training. */
+  UnitModel model;
+
   /** Hits of this unit's guards; created at the first guard, reset per unit. */
   TypeInference inference;
 
@@ -156,6 +159,17 @@ public final class UnitState {
 
   void publish(long unit) {
     CLAIM.setVolatile(this, unit);
+  }
+
+  /**
+   * The watched bits of this unit's method entries, for {@link ThreadState#watch}: {@code null}
+   * (all) when it is traced, else its model's guards.
+   */
+  long[] watchedEntries() {
+    if (tracing) {
+      return null;
+    }
+    return model == null ? ContextTable.EMPTY.guardBits() : model.table.guardBits();
   }
 
   /** Appends one method entry to the trace; drops it (and remembers so) when the buffer is full. */

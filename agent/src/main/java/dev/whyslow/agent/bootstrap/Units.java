@@ -46,7 +46,10 @@ public final class Units {
     listener = l;
   }
 
-  /** Turns guards on with a trained model; units started from now on infer their type. */
+  /**
+   * Turns guards on with a trained model; units started from now on infer their type (a running
+   * unit keeps the model it started with, so method entries never read this volatile field).
+   */
   public static void publish(UnitModel trained) {
     model = trained;
   }
@@ -88,7 +91,10 @@ public final class Units {
   public static int enter(ThreadState s, int methodId) {
     int d = s.depth + 1;
     s.depth = d;
-    if (s.unit != null) {
+    // Plain loads only, and a call only where there is work: inside a unit nearly every entry is
+    // neither traced nor a guard. (This method is kept within the JIT's 35 bytes for inlining at
+    // any call site.)
+    if (ThreadState.watches(s, methodId)) {
       entered(s, methodId, d);
     }
     return d;
@@ -212,10 +218,13 @@ public final class Units {
       // guarded
     }
     UnitState u = s.unit;
+    if (u == null) {
+      return;
+    }
     if (u.tracing) {
       u.trace(methodId, depth - u.baseDepth);
     }
-    UnitModel m = model;
+    UnitModel m = u.model;
     if (m != null) {
       int guard = m.table.guardIdOf(methodId);
       if (guard >= 0) {
@@ -286,6 +295,7 @@ public final class Units {
     u.entryType = type;
     resetInference(u);
     u.baseDepth = s.depth;
+    u.model = model;
     u.counts.clear();
     u.traceLength = 0;
     u.traceOverflow = false;
@@ -305,6 +315,7 @@ public final class Units {
     u.startNanos = System.nanoTime();
     u.publish(++u.unitSeq);
     s.unit = u;
+    s.watch(u.watchedEntries());
   }
 
   /** A nested entry point: it names the unit and its depth is the base from now on. */
@@ -331,6 +342,7 @@ public final class Units {
 
   private static void finish(ThreadState s, UnitState u, long now) {
     s.unit = null;
+    s.unwatch();
     s.currentRun = u.savedRun;
     u.savedRun = null;
     u.active = false;

@@ -146,6 +146,58 @@ class UnitsTest {
   }
 
   @Test
+  void aGuardInsideAUnitCatchesItOverThresholdButAMethodSharingTheGuardsBitIsNoGuard() {
+    UnitType search = listener.typeOf("com.acme.Search");
+    listener.threshold("com.acme.Search", 1);
+    // Method 44 shares guard 300's watched bit (300 % 256 == 44), so its entry reaches the exact
+    // check; the guard's candidates say: at relative depth 1, type 0 (search).
+    ContextTable table = ContextTable.of(1, new int[] {300}, new long[][] {{0L, 1L}});
+    Units.publish(new UnitModel(table, new UnitType[] {search}));
+    try {
+      ThreadState s = Probes.state();
+      Units.begin("com.acme.Router.handle");
+      long start = System.nanoTime();
+      while (System.nanoTime() - start < 10_000) {
+        Thread.onSpinWait(); // the unit is over its 1 ns threshold from here on
+      }
+      s.depth = Units.enter(s, 44) - 1;
+      assertThat(listener.violations).isEmpty();
+      s.depth = Units.enter(s, 300) - 1;
+      assertThat(listener.violations)
+          .singleElement()
+          .satisfies(
+              v -> {
+                assertThat(v.type()).isEqualTo("com.acme.Search");
+                assertThat(v.cause()).isEqualTo(1); // caught at the guard
+              });
+      Units.end();
+    } finally {
+      Units.publish(null);
+    }
+  }
+
+  @Test
+  void aUnitKeepsTheModelItStartedWith() {
+    UnitType search = listener.typeOf("com.acme.Search");
+    listener.threshold("com.acme.Search", 1);
+    ThreadState s = Probes.state();
+    Units.begin("com.acme.Router.handle");
+    Units.publish(
+        new UnitModel(
+            ContextTable.of(1, new int[] {300}, new long[][] {{0L, 1L}}), new UnitType[] {search}));
+    try {
+      s.depth = Units.enter(s, 300) - 1;
+      Units.end();
+      assertThat(listener.violations).isEmpty();
+      assertThat(listener.ended)
+          .singleElement()
+          .satisfies(e -> assertThat(e.type()).isEqualTo("com.acme.Router.handle"));
+    } finally {
+      Units.publish(null);
+    }
+  }
+
+  @Test
   void executorTaskNamesDropTheLambdaSuffix() {
     assertThat(Units.taskName("com.acme.Jobs$$Lambda/0x0000012345")).isEqualTo("com.acme.Jobs.run");
     assertThat(Units.taskName("java.util.concurrent.FutureTask"))
@@ -166,7 +218,9 @@ class UnitsTest {
               boolean violation,
               long runSequence) {}
         });
-    exercise(20_000);
+    // Long enough for C2 to have compiled the path: its one-off work (an OSR transition, a
+    // deoptimisation) can allocate a few hundred bytes, which is not a per-unit cost.
+    exercise(200_000);
     long before = threads.getCurrentThreadAllocatedBytes();
     exercise(200_000);
     long allocated = threads.getCurrentThreadAllocatedBytes() - before;
