@@ -27,6 +27,7 @@ import org.objectweb.asm.tree.MethodNode;
  */
 public final class ClassInstrumenter {
   private static final int MAX_ATTEMPTS = 4;
+  private static final String JAVA_LANG = "java/lang/";
 
   private final SiteRegistry registry;
   private final ProbeSet probes;
@@ -147,7 +148,7 @@ public final class ClassInstrumenter {
       if (points.removeIf(point -> !methodFrames.known(point.insn()))) { // dead code
         fastPath = null; // its weights counted the probes that are gone
       }
-      if (!points.isEmpty() || (units.enabled() && hasCalls(method))) {
+      if (!points.isEmpty() || (units.enabled() && callsCountedCode(method))) {
         methods.add(method);
         plans.add(points);
         frames.add(methodFrames);
@@ -193,10 +194,21 @@ public final class ClassInstrumenter {
     return out;
   }
 
-  /** Whether the method calls anything: then it counts depth even without probe points. */
-  private static boolean hasCalls(MethodNode method) {
+  /**
+   * Whether the method calls code that may count depth itself: then it counts depth even without
+   * probe points. Calls into {@code java.lang}, which is never instrumented ({@link Scope}), do not
+   * count: a method that only makes those, such as a record's constructor calling {@code Object}'s,
+   * would pay the state fetch and the depth count for nothing but the rare callback (a {@code
+   * toString} through {@code String.valueOf}). Which methods count depth only has to be the same in
+   * training and at the guards, and it is.
+   */
+  static boolean callsCountedCode(MethodNode method) {
     for (AbstractInsnNode insn : method.instructions) {
-      if (insn instanceof MethodInsnNode || insn instanceof InvokeDynamicInsnNode) {
+      if (insn instanceof MethodInsnNode call && !call.owner.startsWith(JAVA_LANG)) {
+        return true;
+      }
+      if (insn instanceof InvokeDynamicInsnNode indy
+          && !indy.bsm.getOwner().startsWith(JAVA_LANG)) {
         return true;
       }
     }

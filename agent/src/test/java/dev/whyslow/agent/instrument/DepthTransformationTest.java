@@ -21,8 +21,9 @@ import org.objectweb.asm.tree.MethodNode;
 import sample.fixture.Depths;
 
 /**
- * Every instrumented method with a probe or a call counts depth: one more at entry, put back at
- * returns, throws and handlers, so exceptions never leave it wrong; leaf methods stay untouched.
+ * Every instrumented method with a probe or a call outside java.lang counts depth: one more at
+ * entry, put back at returns, throws and handlers, so exceptions never leave it wrong; leaf methods
+ * stay untouched.
  */
 class DepthTransformationTest {
   private byte[] instrumented;
@@ -108,6 +109,31 @@ class DepthTransformationTest {
     }
     Object o = fixture.getMethod("create").invoke(null);
     assertThat(fixture.getMethod("size").invoke(o)).isEqualTo(3);
+  }
+
+  @Test
+  void aMethodWithoutProbesCountsDepthOnlyWhenItCallsOutsideJavaLang() throws Exception {
+    ClassNode node = new ClassNode();
+    new ClassReader(instrumented).accept(node, 0);
+    // The constructor calls only Object's: no probe, and nothing it calls can count depth.
+    assertThat(callsUnits(method(node, "<init>"))).isFalse();
+    // throwsOut has no probe either, but calls a method that counts depth.
+    assertThat(callsUnits(method(node, "throwsOut"))).isTrue();
+    assertThat(fixture.getMethod("size").invoke(fixture.getMethod("create").invoke(null)))
+        .isEqualTo(3);
+  }
+
+  private static MethodNode method(ClassNode node, String name) {
+    return node.methods.stream().filter(m -> m.name.equals(name)).findFirst().orElseThrow();
+  }
+
+  private static boolean callsUnits(MethodNode method) {
+    for (AbstractInsnNode insn : method.instructions) {
+      if (insn instanceof MethodInsnNode call && call.owner.equals(MethodRewriter.UNITS)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private int call(String name) throws Exception {
