@@ -31,7 +31,10 @@ import java.util.regex.Pattern;
  * is ≤ 2 % added p99, DESIGN §11).
  *
  * <p>Usage: {@code ServiceLatencyBenchmark <agent.jar> <examples.jar> [pairs=5] [rate=200]
- * [warmup=60s] [duration=120s] [agentArgs]}.
+ * [warmup=60s] [duration=120s] [agentArgs]}. With {@code -Dbench.baseline=<a.jar>[,<b.jar>...]}
+ * each of those agent jars runs as one more arm in the same rotation, and the report adds each
+ * agent against no agent and the agent against each baseline: an A/B of agent versions that shares
+ * the hour's drift.
  */
 public final class ServiceLatencyBenchmark {
   static final String DEFAULT_AGENT_ARGS =
@@ -64,6 +67,17 @@ public final class ServiceLatencyBenchmark {
     String warmup = args.length > 4 ? args[4] : "60s";
     String duration = args.length > 5 ? args[5] : "120s";
     String agentArgs = args.length > 6 ? args[6] : DEFAULT_AGENT_ARGS;
+    List<Path> baselineJars = new ArrayList<>();
+    for (String jar : System.getProperty("bench.baseline", "").split(",")) {
+      if (jar.isBlank()) {
+        continue;
+      }
+      baselineJars.add(Path.of(jar.trim()));
+      if (!Files.isRegularFile(baselineJars.get(baselineJars.size() - 1))) {
+        System.err.println("-Dbench.baseline: " + jar + " is not a file: give agent jars");
+        System.exit(2);
+      }
+    }
 
     Path data = Files.createTempDirectory("whyslow-latency-bench");
     try (RunningDaemon daemon =
@@ -75,57 +89,90 @@ public final class ServiceLatencyBenchmark {
       String fullAgentArgs = agentArgs + ",daemon=127.0.0.1:" + daemon.agentPort();
       System.out.printf(
           Locale.ROOT,
-          "%s%nrate %s/s, mix %s, warm-up %s, measured %s, %d pairs; agent: %s%n%n",
+          "%s%nrate %s/s, mix %s, warm-up %s, measured %s, %d pairs; agent: %s%s%n%n",
           machine(),
           rate,
           MIX,
           warmup,
           duration,
           pairs,
-          agentArgs);
-      List<Double> ratios = new ArrayList<>();
-      List<Double> p99Without = new ArrayList<>();
-      List<Double> p99With = new ArrayList<>();
+          agentArgs,
+          baselineJars.isEmpty() ? "" : "; baseline agents " + baselineJars);
+      List<Arm> arms = new ArrayList<>();
+      arms.add(new Arm("without agent", null, null));
+      for (int b = 0; b < baselineJars.size(); b++) {
+        arms.add(new Arm("baseline " + (b + 1), baselineJars.get(b), fullAgentArgs));
+      }
+      arms.add(new Arm("with agent", agentJar, fullAgentArgs));
       for (int i = 0; i < pairs; i++) {
-        Run without = null;
-        Run with = null;
-        for (boolean agent : new boolean[] {i % 2 == 0, i % 2 != 0}) {
-          Run run =
-              measure(agent ? fullAgentArgs : null, examplesJar, agentJar, rate, warmup, duration);
+        // Each round starts one arm later than the one before, so no arm always runs first.
+        for (int j = 0; j < arms.size(); j++) {
+          Arm arm = arms.get((i + j) % arms.size());
+          Run run = measure(arm.agentArgs(), examplesJar, arm.jar(), rate, warmup, duration);
+          arm.runs().add(run);
           System.out.printf(
               Locale.ROOT,
-              "pair %2d %-13s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  (%d sent, %d errors)%n",
+              "pair %2d %-14s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  (%d sent, %d errors)%n",
               i + 1,
-              agent ? "with agent" : "without agent",
+              arm.name(),
               run.p50Ms(),
               run.p99Ms(),
               run.p999Ms(),
               run.sent(),
               run.errors());
-          if (agent) {
-            with = run;
-          } else {
-            without = run;
-          }
         }
-        ratios.add(with.p99Ms() / without.p99Ms());
-        p99Without.add(without.p99Ms());
-        p99With.add(with.p99Ms());
-        System.out.printf(Locale.ROOT, "pair %2d p99 ratio %.4f%n", i + 1, ratios.get(i));
+        Arm without = arms.get(0);
+        Arm with = arms.get(arms.size() - 1);
+        System.out.printf(
+            Locale.ROOT, "pair %2d p99 ratio %.4f%n", i + 1, with.p99(i) / without.p99(i));
       }
-      double median = median(ratios);
-      System.out.printf(
-          Locale.ROOT,
-          "%nmedian p99: without %.2f ms, with %.2f ms; median of pair ratios %.4f (%+.2f %%)%n"
-              + "95 %% interval for it %s%n",
-          median(p99Without),
-          median(p99With),
-          median,
-          (median - 1) * 100,
-          MedianInterval.of(ratios, 0.95).asOverhead(ratios.size()));
+      System.out.println();
+      for (int a = 1; a < arms.size(); a++) {
+        report(arms.get(a), arms.get(0));
+      }
+      for (int b = 1; b < arms.size() - 1; b++) {
+        report(arms.get(arms.size() - 1), arms.get(b));
+      }
     } finally {
       deleteTree(data);
     }
+  }
+
+  /** One side of the comparison: no agent, or an agent jar with its arguments. */
+  private record Arm(String name, Path jar, String agentArgs, List<Run> runs) {
+    Arm(String name, Path jar, String agentArgs) {
+      this(name, jar, agentArgs, new ArrayList<>());
+    }
+
+    double p99(int round) {
+      return runs.get(round).p99Ms();
+    }
+  }
+
+  /**
+   * The median p99 of both arms and the median of their per-round p99 ratios, with its interval.
+   */
+  private static void report(Arm arm, Arm against) {
+    List<Double> ratios = new ArrayList<>();
+    List<Double> p99 = new ArrayList<>();
+    List<Double> p99Against = new ArrayList<>();
+    for (int i = 0; i < arm.runs().size(); i++) {
+      ratios.add(arm.p99(i) / against.p99(i));
+      p99.add(arm.p99(i));
+      p99Against.add(against.p99(i));
+    }
+    double median = median(ratios);
+    System.out.printf(
+        Locale.ROOT,
+        "%s against %s: median p99 %.2f ms against %.2f ms; median of pair ratios %.4f (%+.2f %%)%n"
+            + "95 %% interval for it %s%n",
+        arm.name(),
+        against.name(),
+        median(p99),
+        median(p99Against),
+        median,
+        (median - 1) * 100,
+        MedianInterval.of(ratios, 0.95).asOverhead(ratios.size()));
   }
 
   private static void deleteTree(Path root) throws IOException {

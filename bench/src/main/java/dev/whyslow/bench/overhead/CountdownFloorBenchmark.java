@@ -31,6 +31,7 @@ import java.util.Locale;
  */
 public final class CountdownFloorBenchmark {
   static final String WORKLOAD = "dev.whyslow.examples.cpu.CpuWorkload";
+  private static final String CPU_PACKAGE = "dev.whyslow.examples.cpu.";
   private static final String USAGE =
       "usage: CountdownFloorBenchmark [batches] [rounds] [warmup] [round|sort|matrix|word|sieve]"
           + " [floor|agent]";
@@ -63,7 +64,9 @@ public final class CountdownFloorBenchmark {
     Probes.setSamplingRate(1e-4);
     CpuWorkloadFloor.Countdown.rate(1e-4);
     MethodHandle plain =
-        kernel(new InProcessOverheadBenchmark.WorkloadLoader(null).loadClass(WORKLOAD), kernel);
+        kernel(
+            new InProcessOverheadBenchmark.WorkloadLoader(null, CPU_PACKAGE).loadClass(WORKLOAD),
+            kernel);
     MethodHandle subject =
         agent ? kernel(instrumentedWorkload(true), kernel) : kernel(CpuWorkloadFloor.class, kernel);
     int seed = 0;
@@ -161,7 +164,8 @@ public final class CountdownFloorBenchmark {
             List.of());
     Probes.warmUp();
     Probes.setProcessRun(new ChunkedRunCounts(sites.slotCapacity()));
-    return new InProcessOverheadBenchmark.WorkloadLoader(instrumenter).loadClass(WORKLOAD);
+    return new InProcessOverheadBenchmark.WorkloadLoader(instrumenter, CPU_PACKAGE)
+        .loadClass(WORKLOAD);
   }
 
   /** The named kernel of {@code owner} as a method from seed to checksum. */

@@ -2,16 +2,19 @@ package dev.whyslow.bench.overhead;
 
 import dev.whyslow.agent.bootstrap.ChunkedRunCounts;
 import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.config.ProbeSet;
 import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
 import dev.whyslow.agent.instrument.ClassInstrumenter;
 import dev.whyslow.agent.instrument.InstrumentationCounters;
+import dev.whyslow.bench.IgnoringUnitListener;
 import dev.whyslow.bench.MedianInterval;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,16 +34,22 @@ import java.util.Locale;
  *
  * <p>Usage: {@code InProcessOverheadBenchmark [workload=OrderWorkload] [batches=40] [rounds=10]
  * [warmup=150] [options]} where options are comma-separated {@code rate=0.0001}, {@code
- * probes=branch,return|branch|return}, {@code fastpath=on|off}, {@code units=on|off}.
+ * probes=branch,return|branch|return}, {@code fastpath=on|off}, {@code units=on|off}, {@code
+ * inunit=on|off}. With {@code inunit=on} each instrumented round runs as a unit of work, as a
+ * service's requests do, so every method entry takes the in-unit path (no guards, no tracing).
  */
 public final class InProcessOverheadBenchmark {
-  private static final String PACKAGE = "dev.whyslow.examples.cpu.";
+  /** Where a workload named without a package is looked up. */
+  private static final String DEFAULT_PACKAGE = "dev.whyslow.examples.cpu.";
 
   private InProcessOverheadBenchmark() {}
 
   private static final String USAGE =
-      "usage: InProcessOverheadBenchmark [CpuWorkload|OrderWorkload] [batches] [rounds] [warmup]"
-          + " [rate=0.0001,probes=branch,return|branch|return|none,fastpath=on|off,units=on|off]";
+      "usage: InProcessOverheadBenchmark"
+          + " [CpuWorkload|OrderWorkload|dev.whyslow.examples.shop.ShopWorkload] [batches] [rounds]"
+          + " [warmup]"
+          + " [rate=0.0001,probes=branch,return|branch|return|none,fastpath=on|off,units=on|off,"
+          + "inunit=on|off]";
 
   public static void main(String[] args) throws Throwable {
     String workload;
@@ -49,7 +58,8 @@ public final class InProcessOverheadBenchmark {
     int warmup;
     Options options;
     try {
-      workload = PACKAGE + (args.length > 0 ? args[0] : "OrderWorkload");
+      String name = args.length > 0 ? args[0] : "OrderWorkload";
+      workload = name.contains(".") ? name : DEFAULT_PACKAGE + name;
       batches = args.length > 1 ? positive(args[1]) : 40;
       rounds = args.length > 2 ? positive(args[2]) : 10;
       warmup = args.length > 3 ? Integer.parseInt(args[3]) : 150;
@@ -76,8 +86,20 @@ public final class InProcessOverheadBenchmark {
     Probes.setProcessRun(new ChunkedRunCounts(sites.slotCapacity()));
     Probes.setSamplingRate(options.rate);
 
-    MethodHandle plain = round(new WorkloadLoader(null), workload);
-    MethodHandle instrumented = round(new WorkloadLoader(instrumenter), workload);
+    // The workload's whole package is loaded (and instrumented) in each copy.
+    String inScope = workload.substring(0, workload.lastIndexOf('.') + 1);
+    MethodHandle plain = round(new WorkloadLoader(null, inScope), workload);
+    MethodHandle instrumented = round(new WorkloadLoader(instrumenter, inScope), workload);
+    if (options.inUnit) {
+      Units.install(new IgnoringUnitListener("bench.round"));
+      instrumented =
+          MethodHandles.lookup()
+              .findStatic(
+                  InProcessOverheadBenchmark.class,
+                  "roundInUnit",
+                  MethodType.methodType(long.class, MethodHandle.class, int.class))
+              .bindTo(instrumented);
+    }
     System.out.printf(
         Locale.ROOT,
         "%s, %s; %d classes instrumented, %d methods with a fast path%n",
@@ -123,6 +145,15 @@ public final class InProcessOverheadBenchmark {
         Probes.samplesRecorded());
   }
 
+  private static long roundInUnit(MethodHandle round, int seed) throws Throwable {
+    Units.begin("bench.round");
+    try {
+      return (long) round.invokeExact(seed);
+    } finally {
+      Units.end();
+    }
+  }
+
   static int positive(String text) {
     int n = Integer.parseInt(text);
     if (n <= 0) {
@@ -160,13 +191,19 @@ public final class InProcessOverheadBenchmark {
 
   /** Benchmark options, {@code key=value} separated by commas. */
   private record Options(
-      double rate, boolean branches, boolean returns, boolean fastPath, boolean units) {
+      double rate,
+      boolean branches,
+      boolean returns,
+      boolean fastPath,
+      boolean units,
+      boolean inUnit) {
     static Options parse(String text) {
       double rate = 1e-4;
       boolean branches = true;
       boolean returns = true;
       boolean fastPath = true;
       boolean units = true;
+      boolean inUnit = false;
       for (String pair : text.split(",(?=[a-z]+=)")) {
         if (pair.isBlank()) {
           continue;
@@ -188,10 +225,11 @@ public final class InProcessOverheadBenchmark {
           }
           case "fastpath" -> fastPath = onOff(pair, kv[1]);
           case "units" -> units = onOff(pair, kv[1]);
+          case "inunit" -> inUnit = onOff(pair, kv[1]);
           default -> throw new IllegalArgumentException("unknown option " + pair);
         }
       }
-      return new Options(rate, branches, returns, fastPath, units);
+      return new Options(rate, branches, returns, fastPath, units, inUnit);
     }
 
     private static boolean onOff(String pair, String value) {
@@ -205,12 +243,13 @@ public final class InProcessOverheadBenchmark {
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "rate %s, branches %s, returns %s, fast path %s, units %s",
+          "rate %s, branches %s, returns %s, fast path %s, units %s, in a unit %s",
           rate,
           branches,
           returns,
           fastPath,
-          units);
+          units,
+          inUnit);
     }
   }
 
@@ -220,15 +259,17 @@ public final class InProcessOverheadBenchmark {
    */
   static final class WorkloadLoader extends ClassLoader {
     private final ClassInstrumenter instrumenter;
+    private final String inScope;
 
-    WorkloadLoader(ClassInstrumenter instrumenter) {
+    WorkloadLoader(ClassInstrumenter instrumenter, String inScope) {
       super(InProcessOverheadBenchmark.class.getClassLoader());
       this.instrumenter = instrumenter;
+      this.inScope = inScope;
     }
 
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-      if (!name.startsWith(PACKAGE)) {
+      if (!name.startsWith(inScope)) {
         return super.loadClass(name, resolve);
       }
       synchronized (getClassLoadingLock(name)) {
