@@ -202,7 +202,7 @@ public final class ClassInstrumenter {
    * toString} through {@code String.valueOf}). Which methods count depth only has to be the same in
    * training and at the guards, and it is.
    */
-  static boolean callsCountedCode(MethodNode method) {
+  private static boolean callsCountedCode(MethodNode method) {
     for (AbstractInsnNode insn : method.instructions) {
       if (insn instanceof MethodInsnNode call && !call.owner.startsWith(JAVA_LANG)) {
         return true;
