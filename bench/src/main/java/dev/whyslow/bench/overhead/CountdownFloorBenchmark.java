@@ -30,8 +30,7 @@ import java.util.Locale;
  * [round|sort|matrix|word|sieve] [floor|agent]}.
  */
 public final class CountdownFloorBenchmark {
-  static final String WORKLOAD = "dev.whyslow.examples.cpu.CpuWorkload";
-  private static final String CPU_PACKAGE = "dev.whyslow.examples.cpu.";
+  static final String WORKLOAD = InProcessOverheadBenchmark.DEFAULT_PACKAGE + "CpuWorkload";
   private static final String USAGE =
       "usage: CountdownFloorBenchmark [batches] [rounds] [warmup] [round|sort|matrix|word|sieve]"
           + " [floor|agent]";
@@ -65,7 +64,9 @@ public final class CountdownFloorBenchmark {
     CpuWorkloadFloor.Countdown.rate(1e-4);
     MethodHandle plain =
         kernel(
-            new InProcessOverheadBenchmark.WorkloadLoader(null, CPU_PACKAGE).loadClass(WORKLOAD),
+            new InProcessOverheadBenchmark.WorkloadLoader(
+                    null, InProcessOverheadBenchmark.DEFAULT_PACKAGE)
+                .loadClass(WORKLOAD),
             kernel);
     MethodHandle subject =
         agent ? kernel(instrumentedWorkload(true), kernel) : kernel(CpuWorkloadFloor.class, kernel);
@@ -164,7 +165,8 @@ public final class CountdownFloorBenchmark {
             List.of());
     Probes.warmUp();
     Probes.setProcessRun(new ChunkedRunCounts(sites.slotCapacity()));
-    return new InProcessOverheadBenchmark.WorkloadLoader(instrumenter, CPU_PACKAGE)
+    return new InProcessOverheadBenchmark.WorkloadLoader(
+            instrumenter, InProcessOverheadBenchmark.DEFAULT_PACKAGE)
         .loadClass(WORKLOAD);
   }
 

@@ -40,7 +40,7 @@ import java.util.Locale;
  */
 public final class InProcessOverheadBenchmark {
   /** Where a workload named without a package is looked up. */
-  private static final String DEFAULT_PACKAGE = "dev.whyslow.examples.cpu.";
+  static final String DEFAULT_PACKAGE = "dev.whyslow.examples.cpu.";
 
   private InProcessOverheadBenchmark() {}
 
