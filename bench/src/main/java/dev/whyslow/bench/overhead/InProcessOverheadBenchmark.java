@@ -100,6 +100,11 @@ public final class InProcessOverheadBenchmark {
                   MethodType.methodType(long.class, MethodHandle.class, int.class))
               .bindTo(instrumented);
     }
+    int seed = 0;
+    for (int i = 0; i < warmup; i++, seed++) {
+      check((long) plain.invokeExact(seed), (long) instrumented.invokeExact(seed), seed);
+    }
+    // Counted after the warm-up: the workload's classes load lazily, as its rounds first use them.
     System.out.printf(
         Locale.ROOT,
         "%s, %s; %d classes instrumented, %d methods with a fast path%n",
@@ -107,11 +112,6 @@ public final class InProcessOverheadBenchmark {
         options,
         counters.classesInstrumented(),
         counters.methodsWithFastPath());
-
-    int seed = 0;
-    for (int i = 0; i < warmup; i++, seed++) {
-      check((long) plain.invokeExact(seed), (long) instrumented.invokeExact(seed), seed);
-    }
     List<Double> ratios = new ArrayList<>();
     List<Double> plainMs = new ArrayList<>();
     List<Double> instrumentedMs = new ArrayList<>();
