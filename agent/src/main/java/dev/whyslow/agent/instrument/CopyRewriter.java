@@ -41,6 +41,7 @@ final class CopyRewriter {
   private final boolean counted;
   private final FastPathRoutes routes;
   private final List<AbstractInsnNode> calls;
+  private final CallChains chains;
   private final List<AbstractInsnNode> exits;
 
   /** The first instruction of each handler, in the original, found before anything is inserted. */
@@ -62,6 +63,7 @@ final class CopyRewriter {
       boolean counted,
       FastPathRoutes routes,
       List<AbstractInsnNode> calls,
+      CallChains chains,
       List<AbstractInsnNode> exits) {
     this.points = points;
     this.slots = slots;
@@ -72,6 +74,7 @@ final class CopyRewriter {
     this.counted = counted;
     this.routes = routes;
     this.calls = calls;
+    this.chains = chains;
     this.exits = exits;
     AbstractInsnNode real = method.instructions.getFirst();
     boolean framed = false;
@@ -146,7 +149,13 @@ final class CopyRewriter {
     if (probes) {
       for (AbstractInsnNode call : calls) {
         AbstractInsnNode at = copy.at(call);
-        list.insertBefore(at, writeBack(state, countdown));
+        if (chains.writesBackBefore(call)) {
+          list.insertBefore(at, writeBack(state, countdown));
+        }
+        if (!chains.reloadsAfter(call)) {
+          continue; // the next call follows in line ({@link CallChains}); no check comes after this
+          // one
+        }
         InsnList after = reload(state, countdown);
         if (routes != null && routes.afterCall(call) != null) {
           after.add(check(copy, other, call, routes.afterCall(call), false, true));

@@ -1,7 +1,10 @@
 package dev.whyslow.agent.instrument;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.FieldInsnNode;
@@ -28,15 +31,16 @@ import org.objectweb.asm.tree.VarInsnNode;
  * appended ({@link ProbeFrames}).
  *
  * <p>The field stays the truth across calls: the local is written back before every call, return
- * and {@code athrow}, and read again after every call and at every exception handler. Two small
- * imprecisions follow, neither biased towards any predicate. An exception thrown by an instruction
- * other than a call (a null dereference, a division by zero) reaches the handler with the
- * decrements since the last write-back lost, so a few evaluations later are sampled instead. And a
- * rate change or the kill switch reaches a method already running at its next sync point: after a
- * call, whose instrumented callee resynchronised the field in {@code Probes.state()}, or when its
- * local runs out and the sampled path draws at the new rate; until then it keeps its local
- * countdown (one draw at the old rate). Killing still stops recording at once: the sampled path
- * checks the switch before it records.
+ * and {@code athrow}, and read again after every call and at every exception handler (between calls
+ * that follow one another in straight-line code, the field stays the truth from the first to the
+ * last: {@link CallChains}). Two small imprecisions follow, neither biased towards any predicate.
+ * An exception thrown by an instruction other than a call (a null dereference, a division by zero)
+ * reaches the handler with the decrements since the last write-back lost, so a few evaluations
+ * later are sampled instead. And a rate change or the kill switch reaches a method already running
+ * at its next sync point: after a call, whose instrumented callee resynchronised the field in
+ * {@code Probes.state()}, or when its local runs out and the sampled path draws at the new rate;
+ * until then it keeps its local countdown (one draw at the old rate). Killing still stops recording
+ * at once: the sampled path checks the switch before it records.
  */
 final class MethodRewriter {
   static final String PROBES = "dev/whyslow/agent/bootstrap/Probes";
@@ -108,12 +112,14 @@ final class MethodRewriter {
     CodeCopy slow = CodeCopy.original(method);
     CodeCopy fast = null;
     FastPathRoutes routes = FastPathRoutes.of(fastPath, frames, calls);
+    CallChains chains = CallChains.of(method, calls, probed(points), routes);
     if (routes != null) {
       fast = CodeCopy.cloneOf(method); // after the frames got the new locals, before any probe
       routes.enter(slow, fast);
     }
     CopyRewriter rewriter =
-        new CopyRewriter(method, points, slots, frames, state, counted, routes, calls, exits);
+        new CopyRewriter(
+            method, points, slots, frames, state, counted, routes, calls, chains, exits);
     rewriter.rewrite(slow, fast);
     if (fast != null) {
       rewriter.rewrite(fast, slow);
@@ -149,6 +155,14 @@ final class MethodRewriter {
     method.maxLocals = counted ? state + 3 : state + 2;
     method.maxStack += rewriter.extraStack();
     return fast != null;
+  }
+
+  private static Set<AbstractInsnNode> probed(List<ProbePoint> points) {
+    Set<AbstractInsnNode> probed = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (ProbePoint point : points) {
+      probed.add(point.insn());
+    }
+    return probed;
   }
 
   /** {@code state.depth = d + delta}: this frame's depth (0) or its caller's (-1). */

@@ -160,6 +160,19 @@ class CountdownLocalTest {
   }
 
   @Test
+  void callsInLineLeaveTheFieldTheTruthFromTheFirstToTheLast() {
+    MethodNode m = method("twice");
+    long reads = fieldAccesses(m, Opcodes.GETFIELD);
+    long writes = fieldAccesses(m, Opcodes.PUTFIELD);
+    // Nothing between the two calls reads the local countdown (CallChains): the first call is not
+    // followed by a reload, nor the second preceded by a write-back.
+    // callerAndCalleeShareOneCountdown
+    // shows the count stays exact.
+    assertThat(reads).as("read at entry and after the second call").isEqualTo(2);
+    assertThat(writes).as("written back before the first call and at the return").isEqualTo(2);
+  }
+
+  @Test
   void aHandlerSeesTheEvaluationsOfTheCalleeThatThrew() throws Exception {
     ThreadState s = Probes.state();
     s.countdown = 1_000_000;
@@ -188,6 +201,16 @@ class CountdownLocalTest {
     ClassNode node = new ClassNode();
     new ClassReader(instrumented).accept(node, 0);
     return node.methods.stream().filter(m -> m.name.equals(name)).findFirst().orElseThrow();
+  }
+
+  private static long fieldAccesses(MethodNode m, int opcode) {
+    return stream(m)
+        .filter(
+            i ->
+                i instanceof FieldInsnNode field
+                    && field.name.equals("countdown")
+                    && field.getOpcode() == opcode)
+        .count();
   }
 
   private static java.util.stream.Stream<AbstractInsnNode> stream(MethodNode m) {
