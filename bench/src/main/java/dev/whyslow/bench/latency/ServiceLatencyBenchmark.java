@@ -31,10 +31,11 @@ import java.util.regex.Pattern;
  * is ≤ 2 % added p99, DESIGN §11).
  *
  * <p>Usage: {@code ServiceLatencyBenchmark <agent.jar> <examples.jar> [pairs=5] [rate=200]
- * [warmup=60s] [duration=120s] [agentArgs]}. With {@code -Dbench.baseline=<a.jar>[,<b.jar>...]}
- * each of those agent jars runs as one more arm in the same rotation, and the report adds each
- * agent against no agent and the agent against each baseline: an A/B of agent versions that shares
- * the hour's drift.
+ * [warmup=120s] [duration=120s] [agentArgs]}. The warm-up must outlast the agent's JIT warm-up,
+ * which on two cores runs to about 100 s (bench/LATENCY.md), or the run measures that instead. With
+ * {@code -Dbench.baseline=<a.jar>[,<b.jar>...]} each of those agent jars runs as one more arm in
+ * the same rotation, and the report adds each agent against no agent and the agent against each
+ * baseline: an A/B of agent versions that shares the hour's drift.
  */
 public final class ServiceLatencyBenchmark {
   static final String DEFAULT_AGENT_ARGS =
@@ -51,7 +52,7 @@ public final class ServiceLatencyBenchmark {
     if (args.length < 2) {
       System.err.println(
           "usage: ServiceLatencyBenchmark <agent.jar> <examples.jar> [pairs=5] [rate=200]"
-              + " [warmup=60s] [duration=120s] [agentArgs]");
+              + " [warmup=120s] [duration=120s] [agentArgs]");
       System.exit(2);
     }
     Path agentJar = Path.of(args[0]);
@@ -64,7 +65,7 @@ public final class ServiceLatencyBenchmark {
     }
     int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     String rate = args.length > 3 ? args[3] : "200";
-    String warmup = args.length > 4 ? args[4] : "60s";
+    String warmup = args.length > 4 ? args[4] : "120s";
     String duration = args.length > 5 ? args[5] : "120s";
     String agentArgs = args.length > 6 ? args[6] : DEFAULT_AGENT_ARGS;
     List<Path> baselineJars = new ArrayList<>();
