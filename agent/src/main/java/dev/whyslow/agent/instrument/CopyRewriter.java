@@ -153,8 +153,7 @@ final class CopyRewriter {
           list.insertBefore(at, writeBack(state, countdown));
         }
         if (!chains.reloadsAfter(call)) {
-          continue; // the next call follows in line ({@link CallChains}); no check comes after this
-          // one
+          continue; // the next call follows in line (CallChains), and no check comes between
         }
         InsnList after = reload(state, countdown);
         if (routes != null && routes.afterCall(call) != null) {
