@@ -21,7 +21,8 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
  * json.element().field("id", id).end()}). Between two such calls nothing reads the method's local
  * countdown, so the field can stay the truth from the first call to the last: the reload after each
  * call but the last and the write-back before each call but the first are left out ({@link
- * CopyRewriter}). That is ten bytes of bytecode and a load and a store less per call in the chain.
+ * CopyRewriter}). That is up to fourteen bytes of bytecode and a load and a store less per call in
+ * the chain.
  *
  * <p>A chain ends wherever the local is needed or control can arrive from elsewhere: at a probe, a
  * fast-path check (at a boundary or after a call), a jump, switch, return or throw, and at a label
