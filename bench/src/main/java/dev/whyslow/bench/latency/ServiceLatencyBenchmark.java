@@ -14,6 +14,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -43,8 +44,18 @@ public final class ServiceLatencyBenchmark {
   static final String MIX = "search=50,product=30,cart=15,checkout=5";
   private static final Pattern LISTENING = Pattern.compile("shop listening on (\\d+)");
 
-  /** One measured run: the overall latency percentiles in milliseconds. */
-  record Run(boolean agent, double p50Ms, double p99Ms, double p999Ms, long sent, long errors) {}
+  /**
+   * One measured run: the overall latency percentiles in milliseconds, and the CPU seconds per
+   * second that the shop, the load generator and this JVM (the daemon) used in the measured period.
+   */
+  record Run(
+      boolean agent,
+      double p50Ms,
+      double p99Ms,
+      double p999Ms,
+      long sent,
+      long errors,
+      CpuShares cpu) {}
 
   private ServiceLatencyBenchmark() {}
 
@@ -113,19 +124,26 @@ public final class ServiceLatencyBenchmark {
           arm.runs().add(run);
           System.out.printf(
               Locale.ROOT,
-              "pair %2d %-14s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  (%d sent, %d errors)%n",
+              "pair %2d %-14s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  (%d sent, %d errors)"
+                  + "  %s%n",
               i + 1,
               arm.name(),
               run.p50Ms(),
               run.p99Ms(),
               run.p999Ms(),
               run.sent(),
-              run.errors());
+              run.errors(),
+              run.cpu());
         }
         Arm without = arms.get(0);
         Arm with = arms.get(arms.size() - 1);
         System.out.printf(
-            Locale.ROOT, "pair %2d p99 ratio %.4f%n", i + 1, with.p99(i) / without.p99(i));
+            Locale.ROOT,
+            "pair %2d p99 ratio %.4f, shop CPU ratio %.4f (%.4f per load generator CPU)%n",
+            i + 1,
+            with.p99(i) / without.p99(i),
+            with.cpu(i).shop() / without.cpu(i).shop(),
+            with.cpu(i).shopPerLoad() / without.cpu(i).shopPerLoad());
       }
       System.out.println();
       for (int a = 1; a < arms.size(); a++) {
@@ -147,6 +165,10 @@ public final class ServiceLatencyBenchmark {
 
     double p99(int round) {
       return runs.get(round).p99Ms();
+    }
+
+    CpuShares cpu(int round) {
+      return runs.get(round).cpu();
     }
   }
 
@@ -174,6 +196,21 @@ public final class ServiceLatencyBenchmark {
         median,
         (median - 1) * 100,
         MedianInterval.of(ratios, 0.95).asOverhead(ratios.size()));
+    List<Double> cpuRatios = new ArrayList<>();
+    List<Double> perLoadRatios = new ArrayList<>();
+    for (int i = 0; i < arm.runs().size(); i++) {
+      cpuRatios.add(arm.cpu(i).shop() / against.cpu(i).shop());
+      perLoadRatios.add(arm.cpu(i).shopPerLoad() / against.cpu(i).shopPerLoad());
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "shop CPU: median of pair ratios %+.2f %%, 95 %% interval %s;%n"
+            + "shop CPU per load generator CPU (the same requests in every run, so it cancels the"
+            + " machine's speed): %+.2f %%, 95 %% interval %s%n",
+        (median(cpuRatios) - 1) * 100,
+        MedianInterval.of(cpuRatios, 0.95).asOverhead(cpuRatios.size()),
+        (median(perLoadRatios) - 1) * 100,
+        MedianInterval.of(perLoadRatios, 0.95).asOverhead(perLoadRatios.size()));
   }
 
   private static void deleteTree(Path root) throws IOException {
@@ -231,6 +268,7 @@ public final class ServiceLatencyBenchmark {
                   "--json")
               .redirectError(ProcessBuilder.Redirect.INHERIT)
               .start();
+      CpuShares cpu = CpuShares.measure(shop, load, loadWindow(warmup, duration));
       String json = new String(load.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!load.waitFor(1, TimeUnit.HOURS) || load.exitValue() != 0) {
         throw new IllegalStateException("load generator failed: " + json);
@@ -242,13 +280,33 @@ public final class ServiceLatencyBenchmark {
           overall.path("p99Ms").asDouble(),
           overall.path("p999Ms").asDouble(),
           overall.path("sent").asLong(),
-          overall.path("errors").asLong());
+          overall.path("errors").asLong(),
+          cpu);
     } finally {
       shop.destroy();
       if (!shop.waitFor(10, TimeUnit.SECONDS)) {
         shop.destroyForcibly();
       }
     }
+  }
+
+  /**
+   * The part of the load generator's run to take CPU over: its measured period, less a second at
+   * each end so that neither the warm-up's last requests nor the generator's exit fall in it.
+   */
+  static Duration[] loadWindow(String warmup, String duration) {
+    Duration start = parseDuration(warmup).plusSeconds(1);
+    Duration end = parseDuration(warmup).plus(parseDuration(duration)).minusSeconds(1);
+    if (end.compareTo(start) <= 0) {
+      throw new IllegalArgumentException(
+          "the measured period must be longer than 2 s: " + duration);
+    }
+    return new Duration[] {start, end};
+  }
+
+  /** {@code 120s}, {@code 2m}, {@code 1m30s}: the forms the load generator takes. */
+  static Duration parseDuration(String text) {
+    return Duration.parse("PT" + text.toUpperCase(Locale.ROOT));
   }
 
   /** Reads the shop's output until it prints its port; the rest of its output is drained unread. */
