@@ -29,7 +29,10 @@ import java.util.regex.Pattern;
  * interleaved in pairs (A B, B A, ...) so drift in the machine hits both sides alike, each under
  * the same fixed-rate open-model load ({@code LoadGenerator} in its own JVM, bug share 0). Reports
  * each run's p50, p99 and p99.9, each pair's p99 ratio, and the median of those ratios (the budget
- * is ≤ 2 % added p99, DESIGN §11).
+ * is ≤ 2 % added p99, DESIGN §11). Each run also reports the CPU the shop, the load generator and
+ * the daemon used per second of the measured period ({@link CpuShares}), and the summary the median
+ * pair ratio of the shop's CPU: on a small shared machine the p99 spreads too widely to resolve a
+ * few per cent, and the CPU says what the agent costs when the p99 cannot.
  *
  * <p>Usage: {@code ServiceLatencyBenchmark <agent.jar> <examples.jar> [pairs=5] [rate=200]
  * [warmup=120s] [duration=120s] [agentArgs]}. The warm-up must outlast the agent's JIT warm-up,
@@ -78,6 +81,18 @@ public final class ServiceLatencyBenchmark {
     String rate = args.length > 3 ? args[3] : "200";
     String warmup = args.length > 4 ? args[4] : "120s";
     String duration = args.length > 5 ? args[5] : "120s";
+    try {
+      loadWindow(warmup, duration);
+    } catch (RuntimeException e) {
+      System.err.println(
+          "warm-up and measured period must be durations such as 120s or 2m, the period longer"
+              + " than 2 s; got '"
+              + warmup
+              + "' and '"
+              + duration
+              + "'");
+      System.exit(2);
+    }
     String agentArgs = args.length > 6 ? args[6] : DEFAULT_AGENT_ARGS;
     List<Path> baselineJars = new ArrayList<>();
     for (String jar : System.getProperty("bench.baseline", "").split(",")) {
@@ -205,8 +220,8 @@ public final class ServiceLatencyBenchmark {
     System.out.printf(
         Locale.ROOT,
         "shop CPU: median of pair ratios %+.2f %%, 95 %% interval %s;%n"
-            + "shop CPU per load generator CPU (the same requests in every run, so it cancels the"
-            + " machine's speed): %+.2f %%, 95 %% interval %s%n",
+            + "shop CPU per load generator CPU (the same requests in every run, meant to cancel the"
+            + " machine's drift): %+.2f %%, 95 %% interval %s%n",
         (median(cpuRatios) - 1) * 100,
         MedianInterval.of(cpuRatios, 0.95).asOverhead(cpuRatios.size()),
         (median(perLoadRatios) - 1) * 100,
@@ -304,9 +319,13 @@ public final class ServiceLatencyBenchmark {
     return new Duration[] {start, end};
   }
 
-  /** {@code 120s}, {@code 2m}, {@code 1m30s}: the forms the load generator takes. */
+  /** {@code 500ms}, {@code 120s}, {@code 2m}, {@code 1h}: the forms the load generator takes. */
   static Duration parseDuration(String text) {
-    return Duration.parse("PT" + text.toUpperCase(Locale.ROOT));
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    if (t.endsWith("ms")) {
+      return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+    }
+    return Duration.parse("PT" + t.toUpperCase(Locale.ROOT));
   }
 
   /** Reads the shop's output until it prints its port; the rest of its output is drained unread. */
