@@ -39,7 +39,10 @@ import java.util.regex.Pattern;
  * which on two cores runs to about 100 s (bench/LATENCY.md), or the run measures that instead. With
  * {@code -Dbench.baseline=<a.jar>[,<b.jar>...]} each of those agent jars runs as one more arm in
  * the same rotation, and the report adds each agent against no agent and the agent against each
- * baseline: an A/B of agent versions that shares the hour's drift.
+ * baseline: an A/B of agent versions that shares the hour's drift. With {@code -Dbench.pin=<shop
+ * CPUs>/<other CPUs>}, e.g. {@code 1/0}, the shop runs on its own CPUs and this JVM (the daemon)
+ * and the load generator on the others ({@link CpuPinning}), so that neither competes with the shop
+ * for a core: on two cores that is what leaves the p99 to the shop's own work.
  */
 public final class ServiceLatencyBenchmark {
   static final String DEFAULT_AGENT_ARGS =
@@ -94,6 +97,16 @@ public final class ServiceLatencyBenchmark {
       System.exit(2);
     }
     String agentArgs = args.length > 6 ? args[6] : DEFAULT_AGENT_ARGS;
+    String machine = machine(); // before pinning, which narrows what the JVM sees
+    CpuPinning pinning;
+    try {
+      pinning = CpuPinning.parse(System.getProperty("bench.pin", ""));
+      pinning.pinThisProcess();
+    } catch (IllegalArgumentException | IOException e) {
+      System.err.println("-Dbench.pin: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
     List<Path> baselineJars = new ArrayList<>();
     for (String jar : System.getProperty("bench.baseline", "").split(",")) {
       if (jar.isBlank()) {
@@ -116,8 +129,9 @@ public final class ServiceLatencyBenchmark {
       String fullAgentArgs = agentArgs + ",daemon=127.0.0.1:" + daemon.agentPort();
       System.out.printf(
           Locale.ROOT,
-          "%s%nrate %s/s, mix %s, warm-up %s, measured %s, %d pairs; agent: %s%s%n%n",
-          machine(),
+          "%s%s%nrate %s/s, mix %s, warm-up %s, measured %s, %d pairs; agent: %s%s%n%n",
+          machine,
+          pinning.describe(),
           rate,
           MIX,
           warmup,
@@ -135,7 +149,8 @@ public final class ServiceLatencyBenchmark {
         // Each round starts one arm later than the one before, so no arm always runs first.
         for (int j = 0; j < arms.size(); j++) {
           Arm arm = arms.get((i + j) % arms.size());
-          Run run = measure(arm.agentArgs(), examplesJar, arm.jar(), rate, warmup, duration);
+          Run run =
+              measure(arm.agentArgs(), examplesJar, arm.jar(), rate, warmup, duration, pinning);
           arm.runs().add(run);
           System.out.printf(
               Locale.ROOT,
@@ -242,10 +257,12 @@ public final class ServiceLatencyBenchmark {
       Path agentJar,
       String rate,
       String warmup,
-      String duration)
+      String duration,
+      CpuPinning pinning)
       throws IOException, InterruptedException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> shopCommand = new ArrayList<>(List.of(java, "-Xms512m", "-Xmx512m"));
+    List<String> shopCommand = new ArrayList<>(pinning.shopPrefix());
+    shopCommand.addAll(List.of(java, "-Xms512m", "-Xmx512m"));
     if (agentArgs != null) {
       shopCommand.add("-javaagent:" + agentJar + "=" + agentArgs);
     }
