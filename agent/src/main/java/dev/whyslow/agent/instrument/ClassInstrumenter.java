@@ -90,11 +90,19 @@ public final class ClassInstrumenter {
    *     class as it was
    */
   public byte[] instrument(byte[] classFile) {
+    return instrument(classFile, true);
+  }
+
+  /**
+   * As {@link #instrument(byte[])}; with {@code mayAddMethods} false, for a class being
+   * retransformed, no method is added to the class ({@link LambdaSites}).
+   */
+  public byte[] instrument(byte[] classFile, boolean mayAddMethods) {
     Set<String> noFastPath = new HashSet<>();
     Set<String> leaveAlone = new HashSet<>();
     for (int attempt = 1; ; attempt++) {
       try {
-        return instrument(classFile, noFastPath, leaveAlone);
+        return instrument(classFile, mayAddMethods, noFastPath, leaveAlone);
       } catch (MethodTooLargeException e) {
         if (attempt == MAX_ATTEMPTS) {
           throw e;
@@ -109,7 +117,8 @@ public final class ClassInstrumenter {
     }
   }
 
-  private byte[] instrument(byte[] classFile, Set<String> noFastPath, Set<String> leaveAlone) {
+  private byte[] instrument(
+      byte[] classFile, boolean mayAddMethods, Set<String> noFastPath, Set<String> leaveAlone) {
     ClassReader reader = new ClassReader(classFile);
     ClassNode node = new ClassNode();
     reader.accept(node, ClassReader.EXPAND_FRAMES);
@@ -118,6 +127,7 @@ public final class ClassInstrumenter {
     }
     String className = node.name.replace('/', '.');
     int wrapped = units.wrap(node, true);
+    LambdaSites lambdaSites = mayAddMethods ? LambdaSites.forClass(node) : null;
     List<MethodNode> methods = new ArrayList<>();
     List<List<ProbePoint>> plans = new ArrayList<>();
     List<ProbeFrames> frames = new ArrayList<>();
@@ -138,6 +148,12 @@ public final class ClassInstrumenter {
         boolean framed = !points.isEmpty() && ProbeFrames.needed(node.version, method);
         if (framed && probes.fastPath() && !noFastPath.contains(method.name + method.desc)) {
           fastPath = FastPathPlan.of(method, points);
+          if (fastPath != null && lambdaSites != null && LambdaSites.createsLambdas(method)) {
+            // One site per lambda in both copies; the code changed, so plan it again.
+            lambdaSites.hoist(method);
+            points = MethodPlanner.plan(className, node.sourceFile, method, probes);
+            fastPath = FastPathPlan.of(method, points);
+          }
         }
         methodFrames =
             framed ? ProbeFrames.of(node.name, method, points, fastPath) : ProbeFrames.NONE;
@@ -160,6 +176,9 @@ public final class ClassInstrumenter {
     }
     if (methods.isEmpty() && wrapped == 0) {
       return null;
+    }
+    if (lambdaSites != null) {
+      lambdaSites.addMethods();
     }
     int[] slots = registry.registerAll(sites);
     if (slots == null) {

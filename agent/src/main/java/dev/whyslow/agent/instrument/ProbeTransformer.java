@@ -69,7 +69,7 @@ public final class ProbeTransformer implements ClassFileTransformer {
     try {
       byte[] out =
           inScope
-              ? instrumenter.instrument(classfileBuffer)
+              ? instrumenter.instrument(classfileBuffer, classBeingRedefined == null)
               : instrumenter.wrapUnitsOnly(classfileBuffer);
       if (out != null) {
         ensureReadsProbes(module);
