@@ -1,7 +1,6 @@
 package dev.whyslow.agent.units.training;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -97,7 +96,7 @@ final class GuardSelector {
           chosen.get(t).isEmpty() ? bestContext(t, entryTypes[t], none) : chosen.get(t).get(0);
     }
     List<Integer> ordered = new ArrayList<>(guards);
-    ordered.sort(Comparator.comparing((Integer m) -> names.nameOf(m)).thenComparing(m -> m));
+    ordered.sort(MethodNames.byName(names));
     int[] guardMethods = new int[ordered.size()];
     long[][] rows = new long[ordered.size()][];
     for (int g = 0; g < guardMethods.length; g++) {

@@ -2,7 +2,6 @@ package dev.whyslow.agent.units.training;
 
 import dev.whyslow.agent.bootstrap.ContextTable;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,9 +30,14 @@ public final class UnitTypeTrainer {
     Map<String, Integer> trunks = new HashMap<>();
     byEntry.forEach((entry, ts) -> trunks.put(entry, PathSet.commonTrunk(ts, settings)));
     List<DistinctTrace> distinct = deduplicate(traces, names, settings, trunks);
+    // Comparators here are written out, not built with Comparator.comparing*: the key calls inside
+    // those JDK lambdas are shared with the application's sorts, and each key class the agent adds
+    // there can make them megamorphic for the service (bench/README.md, lambda classes).
     distinct.sort(
-        Comparator.comparingLong((DistinctTrace d) -> -d.weight)
-            .thenComparing(DistinctTrace.CANONICAL));
+        (a, b) ->
+            a.weight != b.weight
+                ? Long.compare(b.weight, a.weight)
+                : DistinctTrace.CANONICAL.compare(a, b));
     int kept = Math.min(distinct.size(), settings.maxDistinctTraces());
     List<DistinctTrace> clustered = new ArrayList<>(distinct.subList(0, kept));
     List<DistinctTrace> overflow = new ArrayList<>(distinct.subList(kept, distinct.size()));
@@ -141,7 +145,7 @@ public final class UnitTypeTrainer {
       }
     }
     List<Integer> byName = new ArrayList<>(methods);
-    byName.sort(Comparator.comparing((Integer m) -> names.nameOf(m)).thenComparing(m -> m));
+    byName.sort(MethodNames.byName(names));
     Map<Integer, Integer> rank = new HashMap<>();
     for (int i = 0; i < byName.size(); i++) {
       rank.put(byName.get(i), i);
@@ -215,7 +219,9 @@ public final class UnitTypeTrainer {
       }
       order.add(c);
     }
-    order.sort(Comparator.comparingLong((Integer c) -> -weight[c]).thenComparing(c -> c));
+    order.sort(
+        (a, b) ->
+            weight[a] != weight[b] ? Long.compare(weight[b], weight[a]) : Integer.compare(a, b));
     boolean[] keep = new boolean[members.size()];
     for (int k = 0; k < maxTypes; k++) {
       keep[order.get(k)] = true;
@@ -256,7 +262,11 @@ public final class UnitTypeTrainer {
     List<Integer> others = new ArrayList<>(member);
     others.remove(Integer.valueOf(medoid));
     others.sort(
-        Comparator.comparingLong((Integer i) -> -traces.get(i).weight).thenComparing(i -> i));
+        (a, b) -> {
+          long wa = traces.get(a).weight;
+          long wb = traces.get(b).weight;
+          return wa != wb ? Long.compare(wb, wa) : Integer.compare(a, b);
+        });
     List<PathSet> reps = new ArrayList<>();
     reps.add(traces.get(medoid).paths);
     for (int k = 0; k < Math.min(2, others.size()); k++) {
