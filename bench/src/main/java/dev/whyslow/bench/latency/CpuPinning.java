@@ -2,6 +2,7 @@ package dev.whyslow.bench.latency;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -17,6 +18,9 @@ import java.util.regex.Pattern;
  */
 record CpuPinning(String shopCpus, String otherCpus) {
   private static final Pattern CPU_LIST = Pattern.compile("[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*");
+
+  /** Linux's largest CPU count (NR_CPUS) is 8192; anything past it is a typing error. */
+  private static final int MAX_CPUS = 8192;
 
   static final CpuPinning NONE = new CpuPinning("", "");
 
@@ -39,11 +43,16 @@ record CpuPinning(String shopCpus, String otherCpus) {
               + text
               + "'");
     }
-    for (int cpu : cpus(sides[0])) {
-      if (cpus(sides[1]).contains(cpu)) {
-        throw new IllegalArgumentException(
-            "CPU " + cpu + " is on both sides of '" + text + "': the point is to keep them apart");
-      }
+    BitSet shop = cpus(sides[0]);
+    BitSet others = cpus(sides[1]);
+    if (shop.intersects(others)) {
+      shop.and(others);
+      throw new IllegalArgumentException(
+          "CPU "
+              + shop.nextSetBit(0)
+              + " is on both sides of '"
+              + text
+              + "': the point is to keep them apart");
     }
     return new CpuPinning(sides[0], sides[1]);
   }
@@ -87,16 +96,26 @@ record CpuPinning(String shopCpus, String otherCpus) {
         : "; shop pinned to CPU " + shopCpus + ", daemon and load generator to CPU " + otherCpus;
   }
 
-  private static List<Integer> cpus(String list) {
-    return Pattern.compile(",")
-        .splitAsStream(list)
-        .flatMap(
-            range -> {
-              String[] ends = range.split("-");
-              int from = Integer.parseInt(ends[0]);
-              int to = ends.length == 1 ? from : Integer.parseInt(ends[1]);
-              return java.util.stream.IntStream.rangeClosed(from, to).boxed();
-            })
-        .toList();
+  /** The CPUs of a list already matched against {@link #CPU_LIST}. */
+  private static BitSet cpus(String list) {
+    BitSet cpus = new BitSet();
+    for (String range : list.split(",")) {
+      String[] ends = range.split("-");
+      int from = cpuNumber(ends[0]);
+      int to = ends.length == 1 ? from : cpuNumber(ends[1]);
+      if (to < from) {
+        throw new IllegalArgumentException("the range " + range + " runs backwards");
+      }
+      cpus.set(from, to + 1);
+    }
+    return cpus;
+  }
+
+  private static int cpuNumber(String digits) {
+    if (digits.length() > 4 || Integer.parseInt(digits) >= MAX_CPUS) {
+      throw new IllegalArgumentException(
+          "CPU " + digits + " is past " + (MAX_CPUS - 1) + ", the highest CPU number Linux allows");
+    }
+    return Integer.parseInt(digits);
   }
 }

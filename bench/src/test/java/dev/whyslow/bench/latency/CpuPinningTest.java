@@ -35,6 +35,16 @@ class CpuPinningTest {
   }
 
   @Test
+  void refusesAbsurdOrBackwardRanges() {
+    assertThatThrownBy(() -> CpuPinning.parse("0-99999999/1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("past 8191");
+    assertThatThrownBy(() -> CpuPinning.parse("3-1/0"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("runs backwards");
+  }
+
+  @Test
   void refusesACpuOnBothSides() {
     assertThatThrownBy(() -> CpuPinning.parse("0-2/2"))
         .isInstanceOf(IllegalArgumentException.class)
