@@ -10,8 +10,9 @@ import java.util.regex.Pattern;
 /**
  * Which CPUs the shop runs on and which the rest of the benchmark runs on, through Linux's {@code
  * taskset}. On a small machine the load generator and the daemon otherwise take turns with the
- * shop's request threads on the same cores, and a run's p99 is then as much their scheduling as the
- * shop's work (bench/LATENCY.md). Unpinned, the default, changes nothing.
+ * shop's request threads on the same cores. Pinning takes that out of the shop's latency; it does
+ * not take out the shop's own collector and JIT, which then share its cores (bench/LATENCY.md).
+ * Unpinned, the default, changes nothing.
  *
  * @param shopCpus the shop's CPU list in {@code taskset}'s form ({@code 1}, {@code 2-3}), or empty
  * @param otherCpus this JVM's and so the load generator's CPU list, or empty

@@ -42,7 +42,9 @@ import java.util.regex.Pattern;
  * baseline: an A/B of agent versions that shares the hour's drift. With {@code -Dbench.pin=<shop
  * CPUs>/<other CPUs>}, e.g. {@code 1/0}, the shop runs on its own CPUs and this JVM (the daemon)
  * and the load generator on the others ({@link CpuPinning}), so that neither competes with the shop
- * for a core: on two cores that is what leaves the p99 to the shop's own work.
+ * for a core. On two cores that took their turns off the shop's core, but the p99 still spread too
+ * widely to resolve a few per cent: the shop's own collector and JIT share its one core
+ * (bench/LATENCY.md, "Pinned").
  */
 public final class ServiceLatencyBenchmark {
   static final String DEFAULT_AGENT_ARGS =
