@@ -91,7 +91,23 @@ public final class UnitService {
     for (int i = 0; i < 1000; i++) {
       x += i % 7 == 0 ? i : 1;
     }
-    System.out.println("job " + x);
+    System.out.println("job " + x + " late " + LateClass.sum(10));
+  }
+
+  /**
+   * First loaded inside the job's unit, which ends a moment later: the unit's run mentions sites
+   * that were registered only just before it was queued.
+   */
+  static final class LateClass {
+    private LateClass() {}
+
+    static int sum(int n) {
+      int total = 0;
+      for (int i = 0; i < n; i++) {
+        total += i;
+      }
+      return total;
+    }
   }
 
   static void consume(BlockingQueue<Integer> queue) {

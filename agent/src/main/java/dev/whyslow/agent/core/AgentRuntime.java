@@ -11,13 +11,11 @@ import dev.whyslow.agent.instrument.ProbeTransformer;
 import dev.whyslow.agent.instrument.Scope;
 import dev.whyslow.protocol.AgentStats;
 import dev.whyslow.protocol.Run;
-import dev.whyslow.protocol.Site;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -63,6 +61,7 @@ public final class AgentRuntime {
     this.transformer =
         new ProbeTransformer(scope, instrumenter, counters, instrumentation, this::reportFailure);
     this.link = new TransportLink(config, log, this::stats);
+    link.beforeEachRun(this::announceSitesOfNewClasses);
     this.units = new UnitRecorder(config.units(), registry, link, runSequence, log);
     this.training = new UnitTraining(config.units(), methods, units, link, log);
     units.attach(training);
@@ -219,9 +218,13 @@ public final class AgentRuntime {
   }
 
   private void announceNewSites() {
-    List<Site> sites = registry.drainUnannounced();
-    if (!sites.isEmpty()) {
-      link.announceSites(sites);
+    registry.announce(link::announceSites);
+  }
+
+  /** Before a run is queued: its sites must be queued ahead of it (a volatile read if they are). */
+  private void announceSitesOfNewClasses() {
+    if (registry.hasUnannounced()) {
+      announceNewSites();
     }
   }
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Every probe site this JVM knows, with its dense index and the counter slots its run counters use:
@@ -22,6 +23,13 @@ public final class SiteRegistry {
   private final Map<Long, Entry> byKey = new HashMap<>();
   private final List<Entry> entries = new ArrayList<>();
   private final List<Site> unannounced = new ArrayList<>();
+
+  /**
+   * Whether {@link #unannounced} holds sites; read without the lock by every thread about to queue
+   * a run, written under it.
+   */
+  private volatile boolean unannouncedWaiting;
+
   private int predicates;
   private int nextSlot;
   private long rejectedClasses;
@@ -71,6 +79,7 @@ public final class SiteRegistry {
         byKey.put(site.key(), entry);
         entries.add(entry);
         unannounced.add(site);
+        unannouncedWaiting = true;
       }
       slots[i] = entry.slot();
     }
@@ -81,7 +90,29 @@ public final class SiteRegistry {
   public synchronized List<Site> drainUnannounced() {
     List<Site> out = List.copyOf(unannounced);
     unannounced.clear();
+    unannouncedWaiting = false;
     return out;
+  }
+
+  /** Whether sites registered since the last announcement wait; one volatile read. */
+  public boolean hasUnannounced() {
+    return unannouncedWaiting;
+  }
+
+  /**
+   * Hands the sites registered since the last announcement to {@code announcer}, holding this
+   * registry's lock until it returns, so that a thread which then reads {@link #hasUnannounced} as
+   * false knows they are queued ahead of anything it queues next. When {@code announcer} returns
+   * false (nowhere to send them yet) they are kept for the next call.
+   */
+  public synchronized void announce(Predicate<List<Site>> announcer) {
+    if (unannounced.isEmpty()) {
+      return;
+    }
+    if (announcer.test(List.copyOf(unannounced))) {
+      unannounced.clear();
+      unannouncedWaiting = false;
+    }
   }
 
   /**

@@ -44,6 +44,7 @@ final class TransportLink implements UnitOutput {
   private boolean started;
   private final AtomicLong localDrops = new AtomicLong();
   private volatile String localError = "";
+  private volatile Runnable announcePending = () -> {};
 
   TransportLink(AgentConfig config, AgentLog log, Supplier<AgentStats> stats) {
     this.config = config;
@@ -100,11 +101,22 @@ final class TransportLink implements UnitOutput {
     }
   }
 
-  void announceSites(List<Site> sites) {
+  /** Queues sites ahead of later runs; false when there is no transport to queue them on yet. */
+  boolean announceSites(List<Site> sites) {
     AgentTransport t = transport;
-    if (t != null) {
-      t.announceSites(sites);
+    if (t == null) {
+      return false;
     }
+    t.announceSites(sites);
+    return true;
+  }
+
+  /**
+   * Runs before every run is queued: announces the sites the run may mention that the daemon has
+   * not been told about yet. Set once, before the first run.
+   */
+  void beforeEachRun(Runnable announcePending) {
+    this.announcePending = announcePending;
   }
 
   /** Where the daemon's thresholds go; set before {@link #start}. */
@@ -125,6 +137,9 @@ final class TransportLink implements UnitOutput {
       localDrops.incrementAndGet();
       return false;
     }
+    // The daemon refuses a whole batch of runs if one of them mentions a site it was never told
+    // about, and the background thread announces new classes' sites only once a second.
+    announcePending.run();
     return t.offerRun(run);
   }
 

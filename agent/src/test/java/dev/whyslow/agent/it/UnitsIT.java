@@ -51,7 +51,7 @@ class UnitsIT {
     try (FakeDaemon daemon = FakeDaemon.start()) {
       String args =
           "service=it,include=sample.workload,sampling.rate=1,log=info,units.runs=all,"
-              + "units.watchdog.interval=100ms,units.stats.interval=300ms,"
+              + "units.watchdog.interval=100ms,units.stats.interval=300ms,batch.max.delay.ms=20,"
               + "units.declare=sample.workload.UnitService#declared,"
               + "shutdown.flush.timeout.ms=5000,daemon=127.0.0.1:"
               + daemon.port();
@@ -95,6 +95,8 @@ class UnitsIT {
       assertThat(v.stack())
           .anySatisfy(f -> assertThat(f).startsWith(SERVICE + ".slowPath(UnitService.java:"));
       assertThat(violations(daemon)).hasSize(1);
+      // The job's unit ends right after LateClass is loaded; its sites must still arrive first.
+      assertThat(daemon.runsAheadOfTheirSites()).isEmpty();
 
       List<Run> units = daemon.runs().stream().filter(run -> run.kind() == RunKind.UNIT).toList();
       List<Run> requests = units.stream().filter(u -> u.unitType().equals(ROUTER)).toList();

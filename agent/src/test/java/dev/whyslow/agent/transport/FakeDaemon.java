@@ -7,6 +7,9 @@ import dev.whyslow.protocol.Message;
 import dev.whyslow.protocol.MessageCodec;
 import dev.whyslow.protocol.Run;
 import dev.whyslow.protocol.RunBatch;
+import dev.whyslow.protocol.SiteBatch;
+import dev.whyslow.protocol.SiteCounts;
+import dev.whyslow.protocol.SiteKeys;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -23,7 +26,10 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -79,6 +85,11 @@ public final class FakeDaemon implements AutoCloseable {
     return connections.stream().flatMap(c -> c.received(type).stream()).toList();
   }
 
+  /** {@link Connection#runsAheadOfTheirSites} over every connection. */
+  public List<String> runsAheadOfTheirSites() {
+    return connections.stream().flatMap(c -> c.runsAheadOfTheirSites().stream()).toList();
+  }
+
   /** Every run received on any connection, in arrival order per connection. */
   public List<Run> runs() {
     return connections.stream().flatMap(c -> c.runs().stream()).toList();
@@ -123,6 +134,29 @@ public final class FakeDaemon implements AutoCloseable {
 
     public <T extends Message> List<T> received(Class<T> type) {
       return received.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    /**
+     * Runs that mention a site no {@link SiteBatch} announced before them on this connection, as
+     * {@code sequence:site key}; the real daemon refuses their whole batch.
+     */
+    public List<String> runsAheadOfTheirSites() {
+      Set<Long> announced = new HashSet<>();
+      List<String> ahead = new ArrayList<>();
+      for (Message message : received) {
+        if (message instanceof SiteBatch batch) {
+          batch.sites().forEach(site -> announced.add(site.key()));
+        } else if (message instanceof RunBatch batch) {
+          for (Run run : batch.runs()) {
+            for (SiteCounts counts : run.sites()) {
+              if (!announced.contains(counts.siteKey())) {
+                ahead.add(run.sequence() + ":" + SiteKeys.format(counts.siteKey()));
+              }
+            }
+          }
+        }
+      }
+      return ahead;
     }
   }
 
