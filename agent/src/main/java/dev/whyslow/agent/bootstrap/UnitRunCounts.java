@@ -64,6 +64,21 @@ public final class UnitRunCounts extends RunCounts {
     return keys[used[n]];
   }
 
+  /**
+   * Every slot counted and its count, as {@code [slot, count, slot, count, ...]} in the order the
+   * slots were first counted: one small array, so a unit's end can hand its counts to another
+   * thread and {@link #clear} for the next unit.
+   */
+  public long[] toSlotCountPairs() {
+    long[] pairs = new long[2 * size];
+    for (int n = 0; n < size; n++) {
+      int i = used[n];
+      pairs[2 * n] = keys[i];
+      pairs[2 * n + 1] = counts[i];
+    }
+    return pairs;
+  }
+
   /** Forgets every count, touching only the slots that were used. */
   public void clear() {
     for (int n = 0; n < size; n++) {

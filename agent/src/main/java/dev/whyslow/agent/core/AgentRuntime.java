@@ -247,6 +247,9 @@ public final class AgentRuntime {
       }
       link.start();
       announceNewSites();
+      if (config.units().enabled()) {
+        units.flushRuns(); // units that ended while the worker stopped
+      }
       if (run != null) {
         link.offerRun(run);
       }

@@ -7,9 +7,6 @@ import dev.whyslow.agent.bootstrap.UnitState;
 import dev.whyslow.agent.bootstrap.UnitType;
 import dev.whyslow.agent.config.UnitSettings;
 import dev.whyslow.protocol.Label;
-import dev.whyslow.protocol.Run;
-import dev.whyslow.protocol.RunKind;
-import dev.whyslow.protocol.SiteCounts;
 import dev.whyslow.protocol.Threshold;
 import dev.whyslow.protocol.UnitHistogram;
 import dev.whyslow.protocol.UnitStats;
@@ -18,7 +15,6 @@ import dev.whyslow.protocol.ViolationBatch;
 import dev.whyslow.protocol.ViolationCause;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,8 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What happens when units end: each unit's duration goes into its type's histogram for the
  * interval, its run is labelled against the type's threshold (over: failure, within: success, no
- * threshold: do-not-care) and sent per {@code units.runs}, and violations are queued with their
- * stacks. The histograms and violations are sent by {@link UnitWorker}.
+ * threshold: do-not-care) and kept per {@code units.runs}, and violations are queued with their
+ * stacks. The application thread only copies the unit's counts out ({@link FinishedUnit}); {@link
+ * UnitWorker} turns them into runs and sends them with the histograms and violations.
  */
 final class UnitRecorder extends UnitListener {
   /** The contract caps unit type names at this many characters. */
@@ -49,6 +46,12 @@ final class UnitRecorder extends UnitListener {
   /** Violations waiting for the next flush; more are dropped and counted. */
   static final int VIOLATION_QUEUE_MAX = 1024;
 
+  /**
+   * Unit runs waiting for the worker to build them; beyond this many a unit's own thread builds its
+   * run, so the queue stays bounded and nothing is dropped here.
+   */
+  static final int PENDING_RUNS_MAX = 4096;
+
   private final UnitSettings settings;
   private final SiteRegistry sites;
   private final UnitOutput output;
@@ -58,6 +61,8 @@ final class UnitRecorder extends UnitListener {
   private final List<UnitType> byIndex = new CopyOnWriteArrayList<>();
   private final ConcurrentLinkedQueue<Violation> violations = new ConcurrentLinkedQueue<>();
   private final AtomicInteger queuedViolations = new AtomicInteger();
+  private final ConcurrentLinkedQueue<FinishedUnit> pendingRuns = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger pendingRunCount = new AtomicInteger();
   private volatile Map<String, Long> thresholds = Map.of();
   private volatile long intervalStartMillis = System.currentTimeMillis();
   private volatile UnitTraining training;
@@ -140,37 +145,37 @@ final class UnitRecorder extends UnitListener {
         threshold == UnitType.NO_THRESHOLD && !violation
             ? Label.DO_NOT_CARE
             : violation || elapsedNanos > threshold ? Label.FAILURE : Label.SUCCESS;
-    Run run =
-        new Run(
+    FinishedUnit finished =
+        new FinishedUnit(
             runSequence != 0 ? runSequence : nextRunSequence(),
-            RunKind.UNIT,
             unit.startEpochMillis(),
             Math.max(0, elapsedNanos),
             label,
             type.name(),
             Probes.samplingRate(),
-            siteCounts(counts));
-    if (output.offerRun(run)) {
-      unitRunsSent.incrementAndGet();
+            counts.toSlotCountPairs());
+    if (pendingRunCount.incrementAndGet() > PENDING_RUNS_MAX) {
+      // The worker is behind: this thread builds the run itself rather than let the queue grow.
+      pendingRunCount.decrementAndGet();
+      send(finished);
+    } else {
+      pendingRuns.add(finished);
     }
   }
 
-  private List<SiteCounts> siteCounts(UnitRunCounts counts) {
-    Map<Integer, SiteRegistry.Entry> touched = new LinkedHashMap<>();
-    for (int i = 0; i < counts.size(); i++) {
-      SiteRegistry.Entry e = sites.entryCovering(counts.slotAt(i));
-      if (e != null) {
-        touched.putIfAbsent(e.slot(), e);
-      }
+  /** Builds and queues the runs of the units that ended since the last call; the worker's job. */
+  void flushRuns() {
+    FinishedUnit finished;
+    while ((finished = pendingRuns.poll()) != null) {
+      pendingRunCount.decrementAndGet();
+      send(finished);
     }
-    List<SiteCounts> out = new ArrayList<>(touched.size());
-    for (SiteRegistry.Entry e : touched.values()) {
-      SiteCounts c = ProcessRunBuilder.countsOf(e, counts);
-      if (c.observed() > 0) {
-        out.add(c);
-      }
+  }
+
+  private void send(FinishedUnit finished) {
+    if (output.offerRun(finished.toRun(sites))) {
+      unitRunsSent.incrementAndGet();
     }
-    return out;
   }
 
   @Override

@@ -9,8 +9,9 @@ import dev.whyslow.protocol.UnitStats;
 /**
  * The units' background thread: every {@code units.watchdog.interval} it checks running units
  * against their thresholds ({@link Units#watch}); at least every {@value #MAX_TICK_MILLIS} ms it
- * sends the violations found and trains (or audits); every {@code units.stats.interval} it sends
- * the interval's histograms. Training runs here, never on an application thread.
+ * builds and sends the runs of the units that ended, sends the violations found and trains (or
+ * audits); every {@code units.stats.interval} it sends the interval's histograms. Training runs
+ * here, never on an application thread.
  */
 final class UnitWorker implements Runnable {
   private final UnitSettings settings;
@@ -79,9 +80,10 @@ final class UnitWorker implements Runnable {
     }
   }
 
-  /** Sends the violations found and runs the training's bookkeeping. */
+  /** Sends the runs of units that ended and the violations found; the training's bookkeeping. */
   void tick() {
     try {
+      recorder.flushRuns();
       recorder.flushViolations();
       everyTick.run();
     } catch (Throwable t) {

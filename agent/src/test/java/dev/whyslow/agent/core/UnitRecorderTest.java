@@ -1,8 +1,10 @@
 package dev.whyslow.agent.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.bootstrap.RunCounts;
 import dev.whyslow.agent.bootstrap.UnitType;
 import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.config.LogLevel;
@@ -79,6 +81,8 @@ class UnitRecorderTest {
     r.setThresholds(List.of(new Threshold("com.acme.A.handle", 1, 10)));
     Units.begin("com.acme.A.handle");
     Units.end();
+    assertThat(runs).as("built by the worker, not at the unit's end").isEmpty();
+    r.flushRuns();
     assertThat(runs)
         .extracting(Run::label)
         .containsExactly(Label.DO_NOT_CARE, Label.SUCCESS, Label.FAILURE);
@@ -107,6 +111,7 @@ class UnitRecorderTest {
       Units.begin("com.acme.B.handle");
       Units.end();
     }
+    r.flushRuns();
     assertThat(runs).isEmpty();
     UnitStats stats = r.drainStats(System.currentTimeMillis() + 1);
     UnitHistogram h = stats.histograms().get(0);
@@ -128,6 +133,7 @@ class UnitRecorderTest {
     Probes.state().currentRun().increment(slots[0]);
     Probes.state().currentRun().increment(slots[0] + 1);
     Units.end();
+    r.flushRuns();
     assertThat(runs)
         .singleElement()
         .satisfies(
@@ -150,5 +156,55 @@ class UnitRecorderTest {
     }
     assertThat(r.typeOf("com.acme.OneTooMany").name()).isEqualTo(UnitRecorder.OVERFLOW_TYPE);
     assertThat(r.typeOf("com.acme.T7").name()).isEqualTo("com.acme.T7");
+  }
+
+  @Test
+  void aRunKeepsItsUnitsCountsAfterTheThreadsCountersAreReused() {
+    SiteRegistry sites = new SiteRegistry(1_000);
+    UnitRecorder r =
+        new UnitRecorder(
+            UnitSettings.defaults(), sites, output, new AtomicLong(), new AgentLog(LogLevel.WARN));
+    Units.install(r);
+    int[] slots =
+        sites.registerAll(
+            List.of(TestSites.branch("com.acme.D", 0), TestSites.branch("com.acme.D", 1)));
+    Units.begin("com.acme.D.handle");
+    RunCounts first = Probes.state().currentRun();
+    first.increment(slots[1]); // the later site first: runs list sites in slot order
+    first.increment(slots[1] + 2);
+    first.increment(slots[0]);
+    first.increment(slots[0]);
+    first.increment(slots[0] + 1);
+    Units.end();
+    Units.begin("com.acme.D.handle");
+    Probes.state().currentRun().increment(slots[0]);
+    Units.end();
+    r.flushRuns();
+
+    assertThat(runs).hasSize(2);
+    assertThat(runs.get(0).sites())
+        .extracting(c -> c.siteKey(), c -> c.observed(), c -> c.trueCounts()[0])
+        .containsExactly(
+            tuple(TestSites.branch("com.acme.D", 0).key(), 2L, 1L),
+            tuple(TestSites.branch("com.acme.D", 1).key(), 1L, 0L));
+    assertThat(runs.get(1).sites())
+        .singleElement()
+        .satisfies(c -> assertThat(c.observed()).isOne());
+    assertThat(runs.get(0).sequence()).isLessThan(runs.get(1).sequence());
+  }
+
+  @Test
+  void whenTheWorkerIsBehindTheUnitsThreadBuildsTheRunItself() {
+    UnitRecorder r = recorder(true);
+    for (int i = 0; i < UnitRecorder.PENDING_RUNS_MAX; i++) {
+      Units.begin("com.acme.E.handle");
+      Units.end();
+    }
+    assertThat(runs).isEmpty();
+    Units.begin("com.acme.E.handle");
+    Units.end();
+    assertThat(runs).as("nothing dropped, nothing queued past the cap").hasSize(1);
+    r.flushRuns();
+    assertThat(runs).hasSize(UnitRecorder.PENDING_RUNS_MAX + 1);
   }
 }
