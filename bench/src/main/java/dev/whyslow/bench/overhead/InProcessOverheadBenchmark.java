@@ -20,6 +20,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The steady-state cost of the agent's instrumentation on a workload, with the noise of separate
@@ -35,8 +38,11 @@ import java.util.Locale;
  * <p>Usage: {@code InProcessOverheadBenchmark [workload=OrderWorkload] [batches=40] [rounds=10]
  * [warmup=150] [options]} where options are comma-separated {@code rate=0.0001}, {@code
  * probes=branch,return|branch|return}, {@code fastpath=on|off}, {@code units=on|off}, {@code
- * inunit=on|off}. With {@code inunit=on} each instrumented round runs as a unit of work, as a
- * service's requests do, so every method entry takes the in-unit path (no guards, no tracing).
+ * inunit=on|off}, {@code only=Class1,Class2}. With {@code inunit=on} each instrumented round runs
+ * as a unit of work, as a service's requests do, so every method entry takes the in-unit path (no
+ * guards, no tracing). With {@code only=} the instrumented copy has only the named classes of the
+ * workload's package instrumented (simple names; nested classes go with their outer class), which
+ * shows how the cost is spread over the code.
  */
 public final class InProcessOverheadBenchmark {
   /** Where a workload named without a package is looked up. */
@@ -49,7 +55,7 @@ public final class InProcessOverheadBenchmark {
           + " [CpuWorkload|OrderWorkload|dev.whyslow.examples.shop.ShopWorkload] [batches] [rounds]"
           + " [warmup]"
           + " [rate=0.0001,probes=branch,return|branch|return|none,fastpath=on|off,units=on|off,"
-          + "inunit=on|off]";
+          + "inunit=on|off,only=Class1,Class2]";
 
   public static void main(String[] args) throws Throwable {
     String workload;
@@ -88,8 +94,9 @@ public final class InProcessOverheadBenchmark {
 
     // The workload's whole package is loaded (and instrumented) in each copy.
     String inScope = workload.substring(0, workload.lastIndexOf('.') + 1);
-    MethodHandle plain = round(new WorkloadLoader(null, inScope), workload);
-    MethodHandle instrumented = round(new WorkloadLoader(instrumenter, inScope), workload);
+    MethodHandle plain = round(new WorkloadLoader(null, inScope, name -> false), workload);
+    MethodHandle instrumented =
+        round(new WorkloadLoader(instrumenter, inScope, options::instruments), workload);
     if (options.inUnit) {
       Units.install(new IgnoringUnitListener("bench.round"));
       instrumented =
@@ -196,7 +203,18 @@ public final class InProcessOverheadBenchmark {
       boolean returns,
       boolean fastPath,
       boolean units,
-      boolean inUnit) {
+      boolean inUnit,
+      Set<String> only) {
+    /** Whether the instrumented copy instruments this class of the workload's package. */
+    boolean instruments(String className) {
+      if (only.isEmpty()) {
+        return true;
+      }
+      String simple = className.substring(className.lastIndexOf('.') + 1);
+      int nested = simple.indexOf('$');
+      return only.contains(nested < 0 ? simple : simple.substring(0, nested));
+    }
+
     static Options parse(String text) {
       double rate = 1e-4;
       boolean branches = true;
@@ -204,6 +222,7 @@ public final class InProcessOverheadBenchmark {
       boolean fastPath = true;
       boolean units = true;
       boolean inUnit = false;
+      Set<String> only = new TreeSet<>();
       for (String pair : text.split(",(?=[a-z]+=)")) {
         if (pair.isBlank()) {
           continue;
@@ -226,10 +245,17 @@ public final class InProcessOverheadBenchmark {
           case "fastpath" -> fastPath = onOff(pair, kv[1]);
           case "units" -> units = onOff(pair, kv[1]);
           case "inunit" -> inUnit = onOff(pair, kv[1]);
+          case "only" -> {
+            for (String name : kv[1].split(",")) {
+              if (!name.isBlank()) {
+                only.add(name.trim());
+              }
+            }
+          }
           default -> throw new IllegalArgumentException("unknown option " + pair);
         }
       }
-      return new Options(rate, branches, returns, fastPath, units, inUnit);
+      return new Options(rate, branches, returns, fastPath, units, inUnit, only);
     }
 
     private static boolean onOff(String pair, String value) {
@@ -243,13 +269,14 @@ public final class InProcessOverheadBenchmark {
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "rate %s, branches %s, returns %s, fast path %s, units %s, in a unit %s",
+          "rate %s, branches %s, returns %s, fast path %s, units %s, in a unit %s%s",
           rate,
           branches,
           returns,
           fastPath,
           units,
-          inUnit);
+          inUnit,
+          only.isEmpty() ? "" : ", only " + String.join(" ", only));
     }
   }
 
@@ -260,11 +287,17 @@ public final class InProcessOverheadBenchmark {
   static final class WorkloadLoader extends ClassLoader {
     private final ClassInstrumenter instrumenter;
     private final String inScope;
+    private final Predicate<String> instrumented;
 
     WorkloadLoader(ClassInstrumenter instrumenter, String inScope) {
+      this(instrumenter, inScope, name -> true);
+    }
+
+    WorkloadLoader(ClassInstrumenter instrumenter, String inScope, Predicate<String> instrumented) {
       super(InProcessOverheadBenchmark.class.getClassLoader());
       this.instrumenter = instrumenter;
       this.inScope = inScope;
+      this.instrumented = instrumented;
     }
 
     @Override
@@ -276,7 +309,10 @@ public final class InProcessOverheadBenchmark {
         Class<?> c = findLoadedClass(name);
         if (c == null) {
           byte[] bytes = classFile(name);
-          byte[] rewritten = instrumenter == null ? null : instrumenter.instrument(bytes);
+          byte[] rewritten =
+              instrumenter == null || !instrumented.test(name)
+                  ? null
+                  : instrumenter.instrument(bytes);
           byte[] defined = rewritten == null ? bytes : rewritten;
           c = defineClass(name, defined, 0, defined.length);
         }
