@@ -86,14 +86,6 @@ public final class SiteRegistry {
     return slots;
   }
 
-  /** Sites registered since the last call, to announce to the daemon. */
-  public synchronized List<Site> drainUnannounced() {
-    List<Site> out = List.copyOf(unannounced);
-    unannounced.clear();
-    unannouncedWaiting = false;
-    return out;
-  }
-
   /** Whether sites registered since the last announcement wait; one volatile read. */
   public boolean hasUnannounced() {
     return unannouncedWaiting;
