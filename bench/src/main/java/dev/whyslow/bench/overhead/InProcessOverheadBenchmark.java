@@ -119,6 +119,16 @@ public final class InProcessOverheadBenchmark {
         options,
         counters.classesInstrumented(),
         counters.methodsWithFastPath());
+    if (!options.only.isEmpty() && counters.classesInstrumented() == 0) {
+      System.err.println(
+          "only="
+              + String.join(",", options.only)
+              + " names no class of "
+              + inScope
+              + " that the workload loads and the agent instruments; give simple class names,"
+              + " such as only=ProductPage");
+      System.exit(2);
+    }
     List<Double> ratios = new ArrayList<>();
     List<Double> plainMs = new ArrayList<>();
     List<Double> instrumentedMs = new ArrayList<>();
