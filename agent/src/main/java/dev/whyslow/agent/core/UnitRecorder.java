@@ -63,6 +63,7 @@ final class UnitRecorder extends UnitListener {
   private final AtomicInteger queuedViolations = new AtomicInteger();
   private final ConcurrentLinkedQueue<FinishedUnit> pendingRuns = new ConcurrentLinkedQueue<>();
   private final AtomicInteger pendingRunCount = new AtomicInteger();
+  private final Object flushing = new Object();
   private volatile Map<String, Long> thresholds = Map.of();
   private volatile long intervalStartMillis = System.currentTimeMillis();
   private volatile UnitTraining training;
@@ -163,12 +164,18 @@ final class UnitRecorder extends UnitListener {
     }
   }
 
-  /** Builds and queues the runs of the units that ended since the last call; the worker's job. */
+  /**
+   * Builds and queues the runs of the units that ended since the last call; the worker's job, and
+   * the shutdown's. One flush at a time, so that a flush at shutdown returns only once the worker's
+   * own flush has queued the run it was building, ahead of the transport's last flush.
+   */
   void flushRuns() {
-    FinishedUnit finished;
-    while ((finished = pendingRuns.poll()) != null) {
-      pendingRunCount.decrementAndGet();
-      send(finished);
+    synchronized (flushing) {
+      FinishedUnit finished;
+      while ((finished = pendingRuns.poll()) != null) {
+        pendingRunCount.decrementAndGet();
+        send(finished);
+      }
     }
   }
 
@@ -221,20 +228,22 @@ final class UnitRecorder extends UnitListener {
         + ")";
   }
 
-  /** Sends the violations found since the last call, in batches. */
+  /** Sends the violations found since the last call, in batches; one flush at a time. */
   void flushViolations() {
-    List<Violation> batch = new ArrayList<>();
-    Violation v;
-    while ((v = violations.poll()) != null) {
-      queuedViolations.decrementAndGet();
-      batch.add(v);
-      if (batch.size() == VIOLATION_BATCH_MAX) {
-        send(batch);
-        batch = new ArrayList<>();
+    synchronized (flushing) {
+      List<Violation> batch = new ArrayList<>();
+      Violation v;
+      while ((v = violations.poll()) != null) {
+        queuedViolations.decrementAndGet();
+        batch.add(v);
+        if (batch.size() == VIOLATION_BATCH_MAX) {
+          send(batch);
+          batch = new ArrayList<>();
+        }
       }
-    }
-    if (!batch.isEmpty()) {
-      send(batch);
+      if (!batch.isEmpty()) {
+        send(batch);
+      }
     }
   }
 

@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class UnitsIT {
   private static final String SERVICE = "sample.workload.UnitService";
   private static final String ROUTER = "sample.workload.UnitService$Router.handle";
-  private static final long THRESHOLD_NANOS = 200_000_000L;
+  private static final long THRESHOLD_NANOS = 2_000_000_000L; // far above a fast request under load
   private static final Duration WAIT = Duration.ofSeconds(60);
 
   @TempDir Path dir;
