@@ -59,11 +59,6 @@ public final class UnitRunCounts extends RunCounts {
     return size;
   }
 
-  /** The {@code n}th distinct slot counted, in the order they were first counted. */
-  public int slotAt(int n) {
-    return keys[used[n]];
-  }
-
   /**
    * Every slot counted and its count, as {@code [slot, count, slot, count, ...]} in the order the
    * slots were first counted: one small array, so a unit's end can hand its counts to another

@@ -70,6 +70,15 @@ class UnitRecorderTest {
     return r;
   }
 
+  /** A recorder with default settings over {@code sites}, installed. */
+  private UnitRecorder recorder(SiteRegistry sites) {
+    UnitRecorder r =
+        new UnitRecorder(
+            UnitSettings.defaults(), sites, output, new AtomicLong(), new AgentLog(LogLevel.WARN));
+    Units.install(r);
+    return r;
+  }
+
   @Test
   void labelsFollowTheThresholdAndNoThresholdMeansDoNotCare() {
     UnitRecorder r = recorder(true);
@@ -124,10 +133,7 @@ class UnitRecorderTest {
   @Test
   void samplesInsideAUnitGoToItsRun() {
     SiteRegistry sites = new SiteRegistry(1_000);
-    UnitRecorder r =
-        new UnitRecorder(
-            UnitSettings.defaults(), sites, output, new AtomicLong(), new AgentLog(LogLevel.WARN));
-    Units.install(r);
+    UnitRecorder r = recorder(sites);
     int[] slots = sites.registerAll(List.of(TestSites.branch("com.acme.C", 0)));
     Units.begin("com.acme.C.handle");
     Probes.state().currentRun().increment(slots[0]);
@@ -161,10 +167,7 @@ class UnitRecorderTest {
   @Test
   void aRunKeepsItsUnitsCountsAfterTheThreadsCountersAreReused() {
     SiteRegistry sites = new SiteRegistry(1_000);
-    UnitRecorder r =
-        new UnitRecorder(
-            UnitSettings.defaults(), sites, output, new AtomicLong(), new AgentLog(LogLevel.WARN));
-    Units.install(r);
+    UnitRecorder r = recorder(sites);
     int[] slots =
         sites.registerAll(
             List.of(TestSites.branch("com.acme.D", 0), TestSites.branch("com.acme.D", 1)));
