@@ -1,5 +1,8 @@
 package dev.whyslow.agent.bootstrap;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * The entry point of instrumented code and the agent's controls. An instrumented method calls
  * {@link #state()} once at entry, keeps the result and a copy of {@link ThreadState#countdown} in
@@ -20,7 +23,46 @@ public final class Probes {
   static volatile int generation;
 
   static volatile boolean enabled = true;
+
+  /** The rate threads draw their countdowns with: inside sampling windows, the rate over duty. */
   static volatile SamplingRate rate = SamplingRate.of(1e-4);
+
+  /** The share of evaluations recorded, windows or not: what runs report. */
+  private static volatile double effectiveRate = 1e-4;
+
+  /** {@link #mode}'s bit for an open sampling window: methods run their copy with probes. */
+  public static final int WINDOW = 1;
+
+  /**
+   * Set in the slot a probe passes when its method has no copies but others do (a constructor, an
+   * interface, a class retransformed, see {@code MethodCopies}): its probes run whether a window is
+   * open or not, at the in-window rate, so the sampled path records only while one is. Each of
+   * their evaluations is then recorded with the window's duty times that rate, as everywhere else.
+   */
+  public static final int CHECK_WINDOW = Integer.MIN_VALUE;
+
+  /** What {@link #mode} counts running units in (the bits above {@link #WINDOW}). */
+  static final int UNIT = 2;
+
+  /**
+   * Which code an instrumented method runs, read once at its entry: 0, its own code; with {@link
+   * #WINDOW}, its copy with probes and the depth count; otherwise (a unit is running somewhere) its
+   * copy with the depth count alone, so that guards see every frame of every unit. A plain field,
+   * not volatile: a read at every method entry must stay one load the JIT may share between inlined
+   * methods, and a late view only moves where a window starts. Written through {@link #MODE} only,
+   * atomically, since units and windows change it from different threads.
+   */
+  public static int mode = WINDOW;
+
+  private static final VarHandle MODE;
+
+  static {
+    try {
+      MODE = MethodHandles.lookup().findStaticVarHandle(Probes.class, "mode", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   /** The process run, or {@code null} when process runs are not recorded. */
   static volatile RunCounts processRun;
@@ -34,15 +76,58 @@ public final class Probes {
 
   // ---- configuration, called by the agent core and the daemon's commands ----
 
-  /** Sets the probability with which one predicate evaluation is recorded. */
-  public static synchronized void setSamplingRate(double newRate) {
-    rate = SamplingRate.of(newRate);
+  /**
+   * Sets the probability with which one predicate evaluation is recorded, with no sampling windows
+   * (the window stays as it is: open, unless {@link #closeWindow} closed it).
+   */
+  public static void setSamplingRate(double newRate) {
+    setSamplingRate(newRate, newRate);
+  }
+
+  /**
+   * Sets the share of evaluations recorded ({@code effective}, what runs report) and the rate
+   * threads draw with inside sampling windows ({@code inWindow}: the share over the windows' duty).
+   */
+  public static synchronized void setSamplingRate(double effective, double inWindow) {
+    SamplingRate drawn = SamplingRate.of(inWindow);
+    SamplingRate.of(effective); // checks it
+    rate = drawn;
+    effectiveRate = effective;
     generation++;
     ThreadStates.forgetAll();
   }
 
+  /** The share of evaluations recorded, as runs report it. */
   public static double samplingRate() {
-    return rate.rate;
+    return effectiveRate;
+  }
+
+  /** Opens a sampling window: methods entered from now on run their copy with probes. */
+  public static void openWindow() {
+    MODE.getAndBitwiseOr(WINDOW);
+  }
+
+  /** Closes the sampling window: methods entered from now on run their own code (or depth copy). */
+  public static void closeWindow() {
+    MODE.getAndBitwiseAnd(~WINDOW);
+  }
+
+  public static boolean windowOpen() {
+    return ((int) MODE.getVolatile() & WINDOW) != 0;
+  }
+
+  /** A unit started on some thread: until it finishes, every method counts depth. */
+  static void unitStarted() {
+    MODE.getAndAdd(UNIT);
+  }
+
+  static void unitFinished() {
+    MODE.getAndAdd(-UNIT);
+  }
+
+  /** The units running now, as {@link #mode} counts them. */
+  static int unitsRunning() {
+    return (int) MODE.getVolatile() >>> 1;
   }
 
   /** The kill switch: with {@code false}, every probe becomes a no-op until re-enabled. */

@@ -60,10 +60,11 @@ final class Sampler {
     }
     s.busy = true;
     try {
-      RunCounts run = target(s);
+      RunCounts run = target(s, slot);
       if (run != null) {
-        run.increment(slot);
-        run.increment(slot + 1 + predicate);
+        int site = slot & ~Probes.CHECK_WINDOW;
+        run.increment(site);
+        run.increment(site + 1 + predicate);
         SAMPLES.getAndAdd(1L);
       }
     } catch (Throwable t) {
@@ -87,10 +88,11 @@ final class Sampler {
     }
     s.busy = true;
     try {
-      RunCounts run = target(s);
+      RunCounts run = target(s, slot);
       if (run != null) {
-        run.increment(slot);
-        int first = slot + 1;
+        int site = slot & ~Probes.CHECK_WINDOW;
+        run.increment(site);
+        int first = site + 1;
         if (sign < 0) {
           run.increment(first); // < 0
           run.increment(first + 1); // <= 0
@@ -117,9 +119,13 @@ final class Sampler {
     return s.countdown;
   }
 
-  /** The run to record into, or {@code null} when this evaluation must not be recorded. */
-  private static RunCounts target(ThreadState s) {
-    if (s.agent || !Probes.enabled) {
+  /**
+   * The run to record into, or {@code null} when this evaluation must not be recorded: on an agent
+   * thread, with the kill switch off, or at a site marked {@link Probes#CHECK_WINDOW} while no
+   * sampling window is open.
+   */
+  private static RunCounts target(ThreadState s, int slot) {
+    if (s.agent || !Probes.enabled || (slot < 0 && !Probes.windowOpen())) {
       return null;
     }
     RunCounts run = s.currentRun;

@@ -172,6 +172,16 @@ final class ValueParser {
     return parseRate(defaults.get(key));
   }
 
+  /** A share in (0, 1]: {@code 0.05} or {@code 1/20}. */
+  double positiveShare(String key) {
+    Double parsed = parseRate(value(key).trim());
+    if (parsed != null && parsed > 0 && parsed <= 1.0) {
+      return parsed;
+    }
+    bad(key, "is not a share in (0, 1] (write 0.05 or 1/20)");
+    return parseRate(defaults.get(key));
+  }
+
   /** One of {@code allowed}, lower case. */
   String choice(String key, String... allowed) {
     String v = value(key).trim().toLowerCase(Locale.ROOT);
@@ -192,6 +202,38 @@ final class ValueParser {
     }
     bad(key, "is not a duration > 0 (write 500ms, 10s or 2m)");
     return parseDurationMillis(defaults.get(key));
+  }
+
+  /**
+   * A short positive duration in microseconds, at most a second: {@code 200us}, {@code 2ms}; a bare
+   * number is microseconds.
+   */
+  long durationMicros(String key) {
+    Long parsed = parseDurationMicros(value(key).trim().toLowerCase(Locale.ROOT));
+    if (parsed != null && parsed > 0 && parsed <= 1_000_000) {
+      return parsed;
+    }
+    bad(key, "is not a duration from 1us to 1s (write 200us or 2ms)");
+    return parseDurationMicros(defaults.get(key));
+  }
+
+  private static Long parseDurationMicros(String text) {
+    if (text.endsWith("us")) {
+      try {
+        return Long.parseLong(text.substring(0, text.length() - 2).trim().replace("_", ""));
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    if (text.endsWith("ms") || text.endsWith("s")) {
+      Long millis = parseDurationMillis(text);
+      return millis == null || millis > Long.MAX_VALUE / 1_000 ? null : millis * 1_000;
+    }
+    try {
+      return Long.parseLong(text.replace("_", ""));
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   /** {@code Class#method} entries, class names dotted. */

@@ -45,7 +45,6 @@ public final class AgentInstaller {
     Probes.warmUp();
     boolean wasAgent = Probes.enterAgentWork();
     try {
-      Probes.setSamplingRate(config.samplingRate());
       AgentRuntime runtime = new AgentRuntime(config, log, instrumentation);
       Probes.setProcessRun(config.processRun() ? runtime.processCounts() : null);
       WarmUp.transformOnce(config);

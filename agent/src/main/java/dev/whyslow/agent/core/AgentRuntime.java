@@ -38,6 +38,7 @@ public final class AgentRuntime {
   private final Scope scope;
   private final ProbeTransformer transformer;
   private final TransportLink link;
+  private final SamplingWindows windows;
   private final AtomicLong runSequence = new AtomicLong();
   private final AtomicLong runsRecorded = new AtomicLong();
   private final long startEpochMillis;
@@ -57,10 +58,13 @@ public final class AgentRuntime {
             counters,
             methods,
             config.units().enabled(),
-            config.units().declared());
+            config.units().declared(),
+            config.windows().usedAt(config.samplingRate()));
     this.transformer =
         new ProbeTransformer(scope, instrumenter, counters, instrumentation, this::reportFailure);
-    this.link = new TransportLink(config, log, this::stats);
+    this.windows = new SamplingWindows(config.windows(), config.samplingRate());
+    windows.setRate(config.samplingRate());
+    this.link = new TransportLink(config, log, this::stats, windows);
     link.beforeEachRun(this::announceSitesOfNewClasses);
     this.units = new UnitRecorder(config.units(), registry, link, runSequence, log);
     this.training = new UnitTraining(config.units(), methods, units, link, log);

@@ -45,11 +45,14 @@ final class TransportLink implements UnitOutput {
   private final AtomicLong localDrops = new AtomicLong();
   private volatile String localError = "";
   private volatile Runnable announcePending = () -> {};
+  private final SamplingWindows windows;
 
-  TransportLink(AgentConfig config, AgentLog log, Supplier<AgentStats> stats) {
+  TransportLink(
+      AgentConfig config, AgentLog log, Supplier<AgentStats> stats, SamplingWindows windows) {
     this.config = config;
     this.log = log;
     this.stats = stats;
+    this.windows = windows;
   }
 
   /** Creates and starts the transport the first time; later calls do nothing. Never throws. */
@@ -179,7 +182,7 @@ final class TransportLink implements UnitOutput {
     @Override
     public void onSamplingRate(double rate) {
       try {
-        Probes.setSamplingRate(rate);
+        link.windows.setRate(rate);
         log.info("sampling rate set to " + rate + " by the daemon");
       } catch (IllegalArgumentException e) {
         log.warn("the daemon sent an invalid sampling rate: " + e.getMessage() + "; ignored");
@@ -188,7 +191,7 @@ final class TransportLink implements UnitOutput {
 
     @Override
     public void onEnabled(boolean enabled) {
-      Probes.setEnabled(enabled);
+      link.windows.setEnabled(enabled);
       log.info(enabled ? "probes enabled by the daemon" : "probes disabled by the daemon");
     }
   }

@@ -1,5 +1,6 @@
 package dev.whyslow.agent.instrument;
 
+import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.config.ProbeSet;
 import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
@@ -34,6 +35,7 @@ public final class ClassInstrumenter {
   private final InstrumentationCounters counters;
   private final MethodRegistry methods;
   private final UnitWrapper units;
+  private final boolean copies;
 
   /** Probes only: no unit wrappers and no depth count, as with {@code units=off}. */
   public ClassInstrumenter(
@@ -41,10 +43,7 @@ public final class ClassInstrumenter {
     this(registry, probes, counters, new MethodRegistry(), false, List.of());
   }
 
-  /**
-   * @param units whether units are wrapped ({@code units=on})
-   * @param declared methods declared as units, {@code com.acme.Worker#process}
-   */
+  /** Probes inline in every method, no copies. */
   public ClassInstrumenter(
       SiteRegistry registry,
       ProbeSet probes,
@@ -52,6 +51,24 @@ public final class ClassInstrumenter {
       MethodRegistry methods,
       boolean units,
       List<String> declared) {
+    this(registry, probes, counters, methods, units, declared, false);
+  }
+
+  /**
+   * @param units whether units are wrapped ({@code units=on})
+   * @param declared methods declared as units, {@code com.acme.Worker#process}
+   * @param copies whether methods keep their own code and get their probes in copies, for sampling
+   *     windows ({@link MethodCopies})
+   */
+  public ClassInstrumenter(
+      SiteRegistry registry,
+      ProbeSet probes,
+      InstrumentationCounters counters,
+      MethodRegistry methods,
+      boolean units,
+      List<String> declared,
+      boolean copies) {
+    this.copies = copies;
     this.registry = registry;
     this.probes = probes;
     this.counters = counters;
@@ -108,7 +125,7 @@ public final class ClassInstrumenter {
           throw e;
         }
         // Too large with its fast path: try with checked probes only, then leave it alone.
-        String method = e.getMethodName() + e.getDescriptor();
+        String method = MethodCopies.originalName(e.getMethodName()) + e.getDescriptor();
         if (!noFastPath.add(method)) {
           leaveAlone.add(method);
           counters.methodsSkipped.incrementAndGet();
@@ -133,10 +150,16 @@ public final class ClassInstrumenter {
     List<ProbeFrames> frames = new ArrayList<>();
     List<FastPathPlan> fastPaths = new ArrayList<>();
     List<Site> sites = new ArrayList<>();
-    for (MethodNode method : node.methods) {
-      if (!MethodPlanner.instrumentable(method) || leaveAlone.contains(method.name + method.desc)) {
+    List<MethodNode> owners = new ArrayList<>(); // the method each copy is of, or null
+    List<MethodNode> depthCopies = new ArrayList<>();
+    for (MethodNode own : node.methods) {
+      if (!MethodPlanner.instrumentable(own) || leaveAlone.contains(own.name + own.desc)) {
         continue;
       }
+      // With a copy, the probes go into the copy and the method keeps its own code.
+      boolean copied = copies && mayAddMethods && MethodCopies.dispatchable(node, own);
+      MethodNode method = copied ? MethodCopies.copyOf(own) : own;
+      MethodNode depthOnly = copied && units.enabled() ? MethodCopies.copyOf(own) : null;
       List<ProbePoint> points;
       ProbeFrames methodFrames;
       FastPathPlan fastPath = null;
@@ -169,6 +192,8 @@ public final class ClassInstrumenter {
         plans.add(points);
         frames.add(methodFrames);
         fastPaths.add(fastPath);
+        owners.add(copied ? own : null);
+        depthCopies.add(points.isEmpty() ? null : depthOnly);
         for (ProbePoint point : points) {
           sites.add(point.site());
         }
@@ -193,6 +218,12 @@ public final class ClassInstrumenter {
       System.arraycopy(slots, next, methodSlots, 0, methodSlots.length);
       next += methodSlots.length;
       MethodNode method = methods.get(m);
+      if (copies && owners.get(m) == null) {
+        // Probes inline in a JVM that samples in windows: they record only inside one.
+        for (int i = 0; i < methodSlots.length; i++) {
+          methodSlots[i] |= Probes.CHECK_WINDOW;
+        }
+      }
       int methodId =
           units.enabled()
               ? this.methods.idOf(className, method.name, method.desc)
@@ -200,6 +231,10 @@ public final class ClassInstrumenter {
       if (MethodRewriter.rewrite(
           method, points, methodSlots, frames.get(m), methodId, fastPaths.get(m))) {
         withFastPath++;
+      }
+      MethodNode own = owners.get(m);
+      if (own != null) {
+        addCopies(node, own, method, depthCopies.get(m), methodId);
       }
     }
     // No COMPUTE_* flags: max stack and locals are adjusted by hand and the expanded frames are
@@ -211,6 +246,25 @@ public final class ClassInstrumenter {
     counters.unitsWrapped.addAndGet(wrapped);
     counters.methodsWithFastPath.addAndGet(withFastPath);
     return out;
+  }
+
+  /**
+   * Adds the copies of {@code own} to the class and puts the dispatch to them in front of its code
+   * ({@link MethodCopies}); {@code depthOnly}, when not {@code null}, still to be rewritten.
+   */
+  private static void addCopies(
+      ClassNode node, MethodNode own, MethodNode withProbes, MethodNode depthOnly, int methodId) {
+    MethodCopies.rename(withProbes, own.name + MethodCopies.SUFFIX);
+    node.methods.add(withProbes);
+    if (depthOnly != null) {
+      MethodRewriter.rewrite(depthOnly, List.of(), new int[0], ProbeFrames.NONE, methodId);
+      MethodCopies.rename(depthOnly, own.name + MethodCopies.SUFFIX + MethodCopies.DEPTH_SUFFIX);
+      node.methods.add(depthOnly);
+    }
+    MethodNode chooser = MethodCopies.dispatch(node.name, own, withProbes, depthOnly);
+    if (chooser != null) {
+      node.methods.add(chooser);
+    }
   }
 
   /**

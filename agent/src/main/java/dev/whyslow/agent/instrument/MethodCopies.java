@@ -1,0 +1,293 @@
+package dev.whyslow.agent.instrument;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.AnnotationNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.FrameNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.LocalVariableNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * Sampling windows in the bytecode: an instrumented method keeps its own code and gets its probes
+ * in a private copy. At entry it reads {@code Probes.mode} once: 0 (no sampling window open, no
+ * unit running anywhere) runs its own code, untouched, so the JIT sees the method as javac wrote it
+ * plus one load and one branch; an open window calls the copy with probes and the depth count; a
+ * running unit alone calls the copy with the depth count only, so that guards still see every frame
+ * of every unit.
+ *
+ * <p>Whether an evaluation is recorded is decided by the window at its method's entry, which does
+ * not depend on the code, so each evaluation is still recorded with the same probability (the
+ * window's duty times the rate inside it). A call from a copy goes to the callee's own entry, which
+ * decides again. Copies are named after their method, so a stack trace taken inside a window shows
+ * {@code sort$whyslow} below {@code sort}.
+ *
+ * <p>Constructors and class initialisers keep their probes inline (a constructor's code cannot move
+ * to another method), and so do interfaces and classes being retransformed, which may not gain
+ * methods.
+ */
+final class MethodCopies {
+  /** The suffix of the copy with probes; the depth-only copy adds {@link #DEPTH_SUFFIX}. */
+  static final String SUFFIX = "$whyslow";
+
+  static final String DEPTH_SUFFIX = "$depth";
+
+  /** The suffix of the method that chooses between the two copies. */
+  static final String MODE_SUFFIX = "$mode";
+
+  private static final int KEPT_ACCESS = Opcodes.ACC_STATIC | Opcodes.ACC_STRICT;
+
+  private MethodCopies() {}
+
+  /**
+   * Whether {@code method} of {@code owner} can keep its own code and dispatch to copies. Not when
+   * its caller matters: a caller-sensitive JDK method (the JVM checks the annotation on the frame
+   * that asks, which a copy would not have) or a method asking for its caller's class itself (it
+   * would get its own class, the dispatching frame's).
+   */
+  static boolean dispatchable(ClassNode owner, MethodNode method) {
+    return (owner.access & Opcodes.ACC_INTERFACE) == 0
+        && !method.name.startsWith("<")
+        && !method.name.endsWith(SUFFIX)
+        && !method.name.endsWith(DEPTH_SUFFIX)
+        && !method.name.endsWith(MODE_SUFFIX)
+        && !callerSensitive(method.visibleAnnotations)
+        && !callerSensitive(method.invisibleAnnotations)
+        && !asksForItsCaller(method);
+  }
+
+  private static boolean callerSensitive(List<AnnotationNode> annotations) {
+    if (annotations != null) {
+      for (AnnotationNode a : annotations) {
+        if (a.desc.contains("CallerSensitive")) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean asksForItsCaller(MethodNode method) {
+    for (AbstractInsnNode insn : method.instructions) {
+      if (insn instanceof MethodInsnNode call && call.name.equals("getCallerClass")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The method's name as the original, for a copy's name (as in a too-large exception). */
+  static String originalName(String name) {
+    String n = name;
+    for (String suffix : new String[] {DEPTH_SUFFIX, MODE_SUFFIX}) {
+      if (n.endsWith(suffix)) {
+        n = n.substring(0, n.length() - suffix.length());
+      }
+    }
+    return n.endsWith(SUFFIX) ? n.substring(0, n.length() - SUFFIX.length()) : n;
+  }
+
+  /**
+   * A copy of {@code method}'s code, labels of its own, under the same name and descriptor (so its
+   * sites and method id are the original's) until {@link #rename} is called.
+   */
+  static MethodNode copyOf(MethodNode method) {
+    MethodNode copy =
+        new MethodNode(
+            Opcodes.ASM9,
+            method.access,
+            method.name,
+            method.desc,
+            null,
+            method.exceptions.toArray(new String[0]));
+    Map<LabelNode, LabelNode> labels = new HashMap<>();
+    for (AbstractInsnNode insn : method.instructions) {
+      if (insn instanceof LabelNode label) {
+        labels.put(label, new LabelNode());
+      }
+    }
+    for (AbstractInsnNode insn : method.instructions) {
+      copy.instructions.add(insn.clone(labels));
+    }
+    for (TryCatchBlockNode tcb : method.tryCatchBlocks) {
+      copy.tryCatchBlocks.add(
+          new TryCatchBlockNode(
+              labels.get(tcb.start), labels.get(tcb.end), labels.get(tcb.handler), tcb.type));
+    }
+    if (method.localVariables != null) {
+      copy.localVariables = new ArrayList<>();
+      for (LocalVariableNode v : method.localVariables) {
+        copy.localVariables.add(
+            new LocalVariableNode(
+                v.name, v.desc, v.signature, labels.get(v.start), labels.get(v.end), v.index));
+      }
+    }
+    copy.maxStack = method.maxStack;
+    copy.maxLocals = method.maxLocals;
+    return copy;
+  }
+
+  /**
+   * Makes {@code copy} a private synthetic method named {@code name}, ready to add to the class.
+   */
+  static void rename(MethodNode copy, String name) {
+    copy.name = name;
+    copy.access = (copy.access & KEPT_ACCESS) | Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC;
+  }
+
+  /**
+   * Puts the dispatch in front of {@code method}'s own code: to {@code withProbes} while a window
+   * is open, to {@code depthOnly} (or {@code withProbes} when {@code null}) while only units run.
+   * With a depth-only copy the choice between the two is made in a third, tiny method, so that the
+   * method's own code grows by as few bytes as possible: the JIT decides what to inline by bytecode
+   * size, and a method that grew past its limits would cost even between windows.
+   *
+   * @return the method to add to the class as well, the chooser, or {@code null}
+   */
+  static MethodNode dispatch(
+      String owner, MethodNode method, MethodNode withProbes, MethodNode depthOnly) {
+    MethodNode target = withProbes;
+    MethodNode chooser = null;
+    if (depthOnly != null) {
+      chooser = chooser(owner, method, withProbes, depthOnly);
+      target = chooser;
+    }
+    LabelNode own = new LabelNode();
+    InsnList code = new InsnList();
+    LineNumberNode firstLine = firstLine(method);
+    if (firstLine != null) {
+      // A stack trace through the dispatch names the method's first line, not "Unknown Source".
+      LabelNode start = new LabelNode();
+      code.add(start);
+      code.add(new LineNumberNode(firstLine.line, start));
+    }
+    // stack: (empty, method entry)
+    code.add(mode());
+    code.add(new JumpInsnNode(Opcodes.IFEQ, own));
+    code.add(callAndReturn(owner, method, target));
+    code.add(own);
+    if (!startsWithFrame(method)) {
+      code.add(frame(entryLocals(owner, method)));
+    }
+    method.instructions.insert(code);
+    method.maxStack = Math.max(method.maxStack, argumentSlots(method));
+    return chooser;
+  }
+
+  /** {@code withProbes} while a window is open, else {@code depthOnly}. */
+  private static MethodNode chooser(
+      String owner, MethodNode method, MethodNode withProbes, MethodNode depthOnly) {
+    MethodNode chooser =
+        new MethodNode(
+            Opcodes.ASM9,
+            method.access,
+            withProbes.name + MODE_SUFFIX,
+            method.desc,
+            null,
+            method.exceptions.toArray(new String[0]));
+    rename(chooser, chooser.name);
+    LabelNode depth = new LabelNode();
+    InsnList code = chooser.instructions;
+    // stack: (empty, method entry)
+    code.add(mode());
+    code.add(new InsnNode(Opcodes.ICONST_1)); // Probes.WINDOW
+    code.add(new InsnNode(Opcodes.IAND));
+    code.add(new JumpInsnNode(Opcodes.IFEQ, depth));
+    code.add(callAndReturn(owner, method, withProbes));
+    code.add(depth);
+    code.add(frame(entryLocals(owner, method)));
+    code.add(callAndReturn(owner, method, depthOnly));
+    chooser.maxStack = Math.max(2, argumentSlots(method)); // 2: mode & WINDOW
+    chooser.maxLocals = argumentSlots(method);
+    return chooser;
+  }
+
+  /** The local slots of {@code this} and the arguments. */
+  private static int argumentSlots(MethodNode method) {
+    int withThis = Type.getArgumentsAndReturnSizes(method.desc) >> 2; // counts this, always
+    return (method.access & Opcodes.ACC_STATIC) != 0 ? withThis - 1 : withThis;
+  }
+
+  private static LineNumberNode firstLine(MethodNode method) {
+    for (AbstractInsnNode insn : method.instructions) {
+      if (insn instanceof LineNumberNode line) {
+        return line;
+      }
+    }
+    return null;
+  }
+
+  private static FieldInsnNode mode() {
+    return new FieldInsnNode(Opcodes.GETSTATIC, MethodRewriter.PROBES, "mode", "I");
+  }
+
+  /** Loads {@code this} and the arguments, calls {@code target} and returns what it returns. */
+  private static InsnList callAndReturn(String owner, MethodNode method, MethodNode target) {
+    InsnList list = new InsnList();
+    boolean isStatic = (method.access & Opcodes.ACC_STATIC) != 0;
+    int slot = 0;
+    if (!isStatic) {
+      list.add(new VarInsnNode(Opcodes.ALOAD, 0));
+      slot = 1;
+    }
+    for (Type arg : Type.getArgumentTypes(method.desc)) {
+      list.add(new VarInsnNode(arg.getOpcode(Opcodes.ILOAD), slot));
+      slot += arg.getSize();
+    }
+    // stack: [this,] args...
+    int op = isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL;
+    list.add(new MethodInsnNode(op, owner, target.name, target.desc, false));
+    list.add(new InsnNode(Type.getReturnType(method.desc).getOpcode(Opcodes.IRETURN)));
+    return list;
+  }
+
+  /** Whether the method's first real instruction already has a frame (it is a jump target). */
+  private static boolean startsWithFrame(MethodNode method) {
+    for (AbstractInsnNode insn : method.instructions) {
+      if (insn instanceof FrameNode) {
+        return true;
+      }
+      if (insn.getOpcode() >= 0) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  private static FrameNode frame(List<Object> locals) {
+    return new FrameNode(Opcodes.F_NEW, locals.size(), locals.toArray(), 0, new Object[0]);
+  }
+
+  /** The locals at entry, in the expanded frame format: {@code this}, then one per argument. */
+  private static List<Object> entryLocals(String owner, MethodNode method) {
+    List<Object> locals = new ArrayList<>();
+    if ((method.access & Opcodes.ACC_STATIC) == 0) {
+      locals.add(owner);
+    }
+    for (Type arg : Type.getArgumentTypes(method.desc)) {
+      switch (arg.getSort()) {
+        case Type.BOOLEAN, Type.BYTE, Type.CHAR, Type.SHORT, Type.INT ->
+            locals.add(Opcodes.INTEGER);
+        case Type.FLOAT -> locals.add(Opcodes.FLOAT);
+        case Type.LONG -> locals.add(Opcodes.LONG);
+        case Type.DOUBLE -> locals.add(Opcodes.DOUBLE);
+        default -> locals.add(arg.getInternalName());
+      }
+    }
+    return locals;
+  }
+}

@@ -1,0 +1,209 @@
+package dev.whyslow.agent.instrument;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.whyslow.agent.bootstrap.ChunkedRunCounts;
+import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.bootstrap.RecordingUnitListener;
+import dev.whyslow.agent.bootstrap.Units;
+import dev.whyslow.agent.bootstrap.Whyslow;
+import dev.whyslow.agent.config.ProbeSet;
+import dev.whyslow.agent.core.MethodRegistry;
+import dev.whyslow.agent.core.SiteRegistry;
+import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import sample.fixture.Depths;
+import sample.fixture.Windowed;
+
+/**
+ * Instrumented methods keep their own code and choose at entry, from {@code Probes.mode}, between
+ * it, their copy with probes (a sampling window is open) and their depth-only copy (only units
+ * run). {@code Depths.calleeDepth()} shows which ran: 1 when frames count depth, 0 when they do
+ * not.
+ */
+class MethodCopiesTest {
+  private SiteRegistry registry;
+  private ChunkedRunCounts counts;
+  private byte[] instrumented;
+  private Class<?> fixture;
+
+  @BeforeEach
+  void instrumentTheFixture() throws Exception {
+    registry = new SiteRegistry(10_000);
+    counts = new ChunkedRunCounts(registry.slotCapacity());
+    byte[] original;
+    try (InputStream in = Depths.class.getResourceAsStream("Depths.class")) {
+      original = in.readAllBytes();
+    }
+    instrumented =
+        new ClassInstrumenter(
+                registry,
+                ProbeSet.DEFAULT,
+                new InstrumentationCounters(),
+                new MethodRegistry(),
+                true,
+                List.of(),
+                true)
+            .instrument(original);
+    fixture =
+        Class.forName(Depths.class.getName(), true, new BytesLoader(Depths.class, instrumented));
+    Probes.setProcessRun(counts);
+    Probes.setSamplingRate(1.0);
+  }
+
+  @AfterEach
+  void restoreProbes() {
+    Probes.openWindow();
+    Units.install(null);
+    Probes.setProcessRun(null);
+    Probes.setSamplingRate(1e-4);
+  }
+
+  @Test
+  void withTheWindowOpenTheCopyWithProbesRuns() throws Exception {
+    assertThat(call("calleeDepth")).isEqualTo(1);
+    assertThat(total()).isPositive();
+  }
+
+  @Test
+  void withTheWindowClosedAndNoUnitTheMethodsOwnCodeRunsAndRecordsNothing() throws Exception {
+    Probes.closeWindow();
+    int before = Probes.state().depth;
+    assertThat(call("calleeDepth")).isZero();
+    assertThat(call("afterThrow")).isZero();
+    assertThat(call("afterImplicitException")).isZero();
+    assertThat(Probes.state().depth).isEqualTo(before);
+    assertThat(total()).isZero();
+  }
+
+  @Test
+  void aRunningUnitKeepsTheDepthCountBetweenWindowsWithoutProbes() throws Exception {
+    Probes.closeWindow();
+    Units.install(new RecordingUnitListener());
+    Whyslow.unitBegin("test.unit");
+    try {
+      assertThat(call("calleeDepth")).isEqualTo(1);
+      assertThat(call("afterThrow")).isZero();
+    } finally {
+      Whyslow.unitEnd();
+    }
+    assertThat(total()).isZero();
+    assertThat(call("calleeDepth")).as("the unit ended: own code again").isZero();
+  }
+
+  @Test
+  void exceptionsLeaveEveryCopyAsTheyLeaveTheOriginal() {
+    for (boolean open : new boolean[] {true, false}) {
+      if (open) {
+        Probes.openWindow();
+      } else {
+        Probes.closeWindow();
+      }
+      assertThatThrownBy(() -> fixture.getMethod("throwsOut").invoke(null))
+          .isInstanceOf(InvocationTargetException.class)
+          .cause()
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage("down here");
+    }
+  }
+
+  @Test
+  void probesLeftInlineRecordOnlyWhileAWindowIsOpen() throws Exception {
+    Class<?> windowed = instrumented(Windowed.class);
+    Probes.closeWindow();
+    assertThat(windowed.getConstructor(int.class).newInstance(10)).isNotNull();
+    assertThat(windowed.getMethod("evens", int.class).invoke(null, 10)).isEqualTo(5);
+    assertThat(total())
+        .as("window closed: the constructor's inline probes record nothing")
+        .isZero();
+    Probes.openWindow();
+    windowed.getConstructor(int.class).newInstance(10);
+    long constructorOnly = total();
+    // 11 loop tests and 10 ifs, each counted at its site and at the predicate that held.
+    assertThat(constructorOnly).isEqualTo(2 * 21);
+    assertThat(windowed.getMethod("evens", int.class).invoke(null, 10)).isEqualTo(5);
+    assertThat(total()).isEqualTo(2 * constructorOnly + 4); // and the int return: site, 3 signs
+  }
+
+  @Test
+  void theMethodKeepsItsOwnCodeAndItsCopiesArePrivateAndSynthetic() {
+    ClassNode node = new ClassNode();
+    new ClassReader(instrumented).accept(node, 0);
+    MethodNode own = method(node, "calleeDepth");
+    assertThat(calls(own, MethodRewriter.PROBES, "state")).as("own code: no state fetch").isOne();
+    assertThat(calls(own, MethodRewriter.UNITS, "enter")).isZero();
+    MethodNode withProbes = method(node, "calleeDepth" + MethodCopies.SUFFIX);
+    MethodNode depthOnly =
+        method(node, "calleeDepth" + MethodCopies.SUFFIX + MethodCopies.DEPTH_SUFFIX);
+    MethodNode chooser =
+        method(node, "calleeDepth" + MethodCopies.SUFFIX + MethodCopies.MODE_SUFFIX);
+    for (MethodNode copy : List.of(withProbes, depthOnly, chooser)) {
+      assertThat(copy.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC))
+          .as(copy.name)
+          .isEqualTo(Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC);
+    }
+    assertThat(calls(withProbes, MethodRewriter.UNITS, "enter")).isOne();
+    assertThat(calls(depthOnly, MethodRewriter.UNITS, "enter")).isOne();
+    assertThat(calls(depthOnly, MethodRewriter.CHECKED, null)).isZero();
+    // Constructors keep their code (and probes, if any) in place.
+    assertThat(node.methods).noneMatch(m -> m.name.startsWith("<init>$"));
+  }
+
+  private Class<?> instrumented(Class<?> c) throws Exception {
+    byte[] original;
+    try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
+      original = in.readAllBytes();
+    }
+    byte[] out =
+        new ClassInstrumenter(
+                registry,
+                ProbeSet.DEFAULT,
+                new InstrumentationCounters(),
+                new MethodRegistry(),
+                true,
+                List.of(),
+                true)
+            .instrument(original);
+    return Class.forName(c.getName(), true, new BytesLoader(c, out));
+  }
+
+  private int call(String name) throws Exception {
+    return (int) fixture.getMethod(name).invoke(null);
+  }
+
+  private long total() {
+    long sum = 0;
+    for (int slot = 0; slot < counts.capacity(); slot++) {
+      sum += counts.get(slot);
+    }
+    return sum;
+  }
+
+  private static MethodNode method(ClassNode node, String name) {
+    return node.methods.stream().filter(m -> m.name.equals(name)).findFirst().orElseThrow();
+  }
+
+  /** Calls to {@code owner.name} in the method ({@code name} null: to any method of owner). */
+  private static long calls(MethodNode method, String owner, String name) {
+    long n = 0;
+    for (AbstractInsnNode insn : method.instructions) {
+      if (insn instanceof MethodInsnNode call
+          && call.owner.equals(owner)
+          && (name == null || call.name.equals(name))) {
+        n++;
+      }
+    }
+    return n;
+  }
+}
