@@ -1,8 +1,5 @@
 package dev.whyslow.agent.bootstrap;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
  * The entry point of instrumented code and the agent's controls. An instrumented method calls
  * {@link #state()} once at entry, keeps the result and a copy of {@link ThreadState#countdown} in
@@ -24,45 +21,38 @@ public final class Probes {
 
   static volatile boolean enabled = true;
 
-  /** The rate threads draw their countdowns with: inside sampling windows, the rate over duty. */
+  /** The rate threads draw their countdowns with: in sampled invocations, the rate over share. */
   static volatile SamplingRate rate = SamplingRate.of(1e-4);
 
-  /** The share of evaluations recorded, windows or not: what runs report. */
+  /** The share of evaluations recorded: what runs report. */
   private static volatile double effectiveRate = 1e-4;
 
-  /** {@link #mode}'s bit for an open sampling window: methods run their copy with probes. */
-  public static final int WINDOW = 1;
+  /**
+   * The share of invocations of methods with copies that run their copy with probes ({@code
+   * MethodCopies}); 1 when every invocation is sampled on its own.
+   */
+  static volatile double invocationShare = 1.0;
+
+  /** {@link #invocationShare} as a rate to draw with, so that drawing allocates nothing. */
+  static volatile SamplingRate invocationRate = SamplingRate.of(1.0);
+
+  /** {@link #entry()}: run the method's own code. */
+  public static final int OWN = 0;
+
+  /** {@link #entry()}: run the copy with probes and the depth count. */
+  public static final int PROBES = 1;
+
+  /** {@link #entry()}: run the copy with the depth count alone (inside a unit). */
+  public static final int DEPTH = 2;
 
   /**
-   * Set in the slot a probe passes when its method has no copies but others do (a constructor, an
-   * interface, a class retransformed, see {@code MethodCopies}): its probes run whether a window is
-   * open or not, at the in-window rate, so the sampled path records only while one is. Each of
-   * their evaluations is then recorded with the window's duty times that rate, as everywhere else.
+   * Set in the slot a probe passes when its method has no copies although others do (a constructor,
+   * an interface, a class retransformed, see {@code MethodCopies}): its probes run at every
+   * invocation, at the in-copy rate, so the sampled path keeps each of their samples with
+   * probability {@link #invocationShare}. Each evaluation is then recorded with the share times
+   * that rate, as everywhere else.
    */
-  public static final int CHECK_WINDOW = Integer.MIN_VALUE;
-
-  /** What {@link #mode} counts running units in (the bits above {@link #WINDOW}). */
-  static final int UNIT = 2;
-
-  /**
-   * Which code an instrumented method runs, read once at its entry: 0, its own code; with {@link
-   * #WINDOW}, its copy with probes and the depth count; otherwise (a unit is running somewhere) its
-   * copy with the depth count alone, so that guards see every frame of every unit. A plain field,
-   * not volatile: a read at every method entry must stay one load the JIT may share between inlined
-   * methods, and a late view only moves where a window starts. Written through {@link #MODE} only,
-   * atomically, since units and windows change it from different threads.
-   */
-  public static int mode = WINDOW;
-
-  private static final VarHandle MODE;
-
-  static {
-    try {
-      MODE = MethodHandles.lookup().findStaticVarHandle(Probes.class, "mode", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  public static final int CHECK_SHARE = Integer.MIN_VALUE;
 
   /** The process run, or {@code null} when process runs are not recorded. */
   static volatile RunCounts processRun;
@@ -76,23 +66,29 @@ public final class Probes {
 
   // ---- configuration, called by the agent core and the daemon's commands ----
 
-  /**
-   * Sets the probability with which one predicate evaluation is recorded, with no sampling windows
-   * (the window stays as it is: open, unless {@link #closeWindow} closed it).
-   */
+  /** Sets the probability with which one predicate evaluation is recorded, in every invocation. */
   public static void setSamplingRate(double newRate) {
-    setSamplingRate(newRate, newRate);
+    setSamplingRate(newRate, 1.0);
   }
 
   /**
-   * Sets the share of evaluations recorded ({@code effective}, what runs report) and the rate
-   * threads draw with inside sampling windows ({@code inWindow}: the share over the windows' duty).
+   * Sets the share of evaluations recorded ({@code effective}, what runs report) and the share of
+   * invocations that run their copy with probes ({@code share}, in (0, 1]); in those, threads draw
+   * at the rate over the share.
    */
-  public static synchronized void setSamplingRate(double effective, double inWindow) {
-    SamplingRate drawn = SamplingRate.of(inWindow);
+  public static synchronized void setSamplingRate(double effective, double share) {
+    if (!(share > 0 && share <= 1) || effective > share) {
+      throw new IllegalArgumentException(
+          new StringBuilder("invocation share must be in [rate, 1], was ")
+              .append(share)
+              .toString());
+    }
+    SamplingRate drawn = SamplingRate.of(effective / share);
     SamplingRate.of(effective); // checks it
     rate = drawn;
     effectiveRate = effective;
+    invocationShare = share;
+    invocationRate = SamplingRate.of(share);
     generation++;
     ThreadStates.forgetAll();
   }
@@ -102,32 +98,24 @@ public final class Probes {
     return effectiveRate;
   }
 
-  /** Opens a sampling window: methods entered from now on run their copy with probes. */
-  public static void openWindow() {
-    MODE.getAndBitwiseOr(WINDOW);
+  /** The share of invocations with copies that run their copy with probes. */
+  public static double invocationShare() {
+    return invocationShare;
   }
 
-  /** Closes the sampling window: methods entered from now on run their own code (or depth copy). */
-  public static void closeWindow() {
-    MODE.getAndBitwiseAnd(~WINDOW);
-  }
-
-  public static boolean windowOpen() {
-    return ((int) MODE.getVolatile() & WINDOW) != 0;
-  }
-
-  /** A unit started on some thread: until it finishes, every method counts depth. */
-  static void unitStarted() {
-    MODE.getAndAdd(UNIT);
-  }
-
-  static void unitFinished() {
-    MODE.getAndAdd(-UNIT);
-  }
-
-  /** The units running now, as {@link #mode} counts them. */
-  static int unitsRunning() {
-    return (int) MODE.getVolatile() >>> 1;
+  /**
+   * At the entry of a method with copies: which code this invocation runs, {@link #OWN}, {@link
+   * #PROBES} or {@link #DEPTH}. An invocation runs its copy with probes with probability {@link
+   * #invocationShare}, decided by a per-thread geometric countdown of invocations, so which
+   * invocations are sampled depends neither on their code nor on how long they take. Inside a unit
+   * the others run the depth-only copy, so that guards see every frame of the unit.
+   */
+  public static int entry() {
+    ThreadState s = ThreadStates.current();
+    if (--s.invocations > 0) {
+      return s.unit == null ? OWN : DEPTH;
+    }
+    return Sampler.sampledInvocation(s);
   }
 
   /** The kill switch: with {@code false}, every probe becomes a no-op until re-enabled. */
@@ -201,6 +189,7 @@ public final class Probes {
       CheckedProbes.ifeq(0, s, 0, 1);
       CheckedProbes.returnReference(s, s, 0, 1);
       CheckedProbes.loopExit(s, 0, 0, 0);
+      entry();
       s.countdown = 1;
       ifeq(0, s, 0);
       s.currentRun.get(0);

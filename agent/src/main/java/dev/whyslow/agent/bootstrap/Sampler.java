@@ -43,9 +43,27 @@ final class Sampler {
     s.generation = Probes.generation;
     if (!Probes.enabled || s.agent) {
       s.countdown = Integer.MAX_VALUE;
+      s.invocations = Integer.MAX_VALUE;
     } else {
       s.countdown = s.draw(Probes.rate);
+      s.invocations = s.draw(Probes.invocationRate);
     }
+  }
+
+  /**
+   * {@link Probes#entry}'s countdown of invocations ran out: this invocation runs its copy with
+   * probes, and the next such invocation is drawn. Killed, or on an agent thread, none does.
+   */
+  static int sampledInvocation(ThreadState s) {
+    if (s.generation != Probes.generation) {
+      resync(s); // a rate change or the kill switch since this thread last looked
+    }
+    if (!Probes.enabled || s.agent || s.busy) {
+      s.invocations = Integer.MAX_VALUE;
+      return s.unit == null ? Probes.OWN : Probes.DEPTH;
+    }
+    s.invocations = s.draw(Probes.invocationRate);
+    return Probes.PROBES;
   }
 
   /**
@@ -62,7 +80,7 @@ final class Sampler {
     try {
       RunCounts run = target(s, slot);
       if (run != null) {
-        int site = slot & ~Probes.CHECK_WINDOW;
+        int site = slot & ~Probes.CHECK_SHARE;
         run.increment(site);
         run.increment(site + 1 + predicate);
         SAMPLES.getAndAdd(1L);
@@ -90,7 +108,7 @@ final class Sampler {
     try {
       RunCounts run = target(s, slot);
       if (run != null) {
-        int site = slot & ~Probes.CHECK_WINDOW;
+        int site = slot & ~Probes.CHECK_SHARE;
         run.increment(site);
         int first = site + 1;
         if (sign < 0) {
@@ -121,12 +139,18 @@ final class Sampler {
 
   /**
    * The run to record into, or {@code null} when this evaluation must not be recorded: on an agent
-   * thread, with the kill switch off, or at a site marked {@link Probes#CHECK_WINDOW} while no
-   * sampling window is open.
+   * thread, with the kill switch off, or at a site marked {@link Probes#CHECK_SHARE} unless a draw
+   * with the invocation share keeps it.
    */
   private static RunCounts target(ThreadState s, int slot) {
-    if (s.agent || !Probes.enabled || (slot < 0 && !Probes.windowOpen())) {
+    if (s.agent || !Probes.enabled) {
       return null;
+    }
+    if (slot < 0) {
+      double share = Probes.invocationShare;
+      if (share < 1.0 && ((s.nextLong() >>> 11) * 0x1.0p-53) >= share) {
+        return null;
+      }
     }
     RunCounts run = s.currentRun;
     return run != null ? run : Probes.processRun;

@@ -20,6 +20,13 @@ public final class ThreadState {
    */
   final long threadId = Thread.currentThread().getId();
 
+  /**
+   * Invocations of methods with copies left until the next one that runs its copy with probes
+   * ({@link Probes#entry}); drawn from a geometric distribution with mean one over {@link
+   * Probes#invocationShare}.
+   */
+  int invocations = 1;
+
   /** {@link Probes#generation} this state last synchronised with (rate change, kill switch). */
   int generation;
 

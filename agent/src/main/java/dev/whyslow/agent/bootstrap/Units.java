@@ -310,7 +310,6 @@ public final class Units {
     }
     u.savedRun = s.currentRun;
     s.currentRun = u.counts;
-    Probes.unitStarted(); // before any frame of the unit is entered
     u.active = true;
     u.startEpochMillis = System.currentTimeMillis();
     u.startNanos = System.nanoTime();
@@ -347,7 +346,6 @@ public final class Units {
     s.currentRun = u.savedRun;
     u.savedRun = null;
     u.active = false;
-    Probes.unitFinished();
     u.nest = 0;
     boolean wasBusy = s.busy;
     s.busy = true;
@@ -421,10 +419,6 @@ public final class Units {
     for (int i = 0; i < stateCount; i++) {
       if (states[i].thread.isAlive()) {
         states[live++] = states[i];
-      } else if (states[i].active) {
-        // Its thread died inside a unit that never finished: it no longer runs.
-        states[i].active = false;
-        Probes.unitFinished();
       }
     }
     for (int i = live; i < stateCount; i++) {

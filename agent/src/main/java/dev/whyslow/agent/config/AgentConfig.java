@@ -15,7 +15,7 @@ import java.util.List;
  * @param daemonPort whyslowd agent port
  * @param token shared secret for the daemon, {@code ""} for none
  * @param samplingRate probability that one predicate evaluation is recorded, in [1e-6, 1]
- * @param windows when probes run at all ({@link WindowSettings})
+ * @param invocations which invocations run their probes ({@link InvocationSampling})
  * @param include dotted package or class prefixes to instrument; empty means none
  * @param exclude dotted prefixes taken out of the includes
  * @param probes which probe families to insert
@@ -39,7 +39,7 @@ public record AgentConfig(
     int daemonPort,
     String token,
     double samplingRate,
-    WindowSettings windows,
+    InvocationSampling invocations,
     List<String> include,
     List<String> exclude,
     ProbeSet probes,
@@ -79,8 +79,8 @@ public record AgentConfig(
         + daemonAddress()
         + ", sampling.rate="
         + samplingRate
-        + ", sampling.windows="
-        + (windows.enabled() ? windows.duty() + " x " + windows.lengthMicros() + " us" : "off")
+        + ", sampling.invocations="
+        + (invocations.usedAt(samplingRate) ? invocations.share() : "all")
         + ", include="
         + include
         + ", exclude="

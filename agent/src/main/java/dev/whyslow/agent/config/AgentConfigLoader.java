@@ -35,9 +35,8 @@ public final class AgentConfigLoader {
     DEFAULTS.put("daemon", "127.0.0.1:9720");
     DEFAULTS.put("token", "");
     DEFAULTS.put("sampling.rate", "0.0001");
-    DEFAULTS.put("sampling.windows", "on");
-    DEFAULTS.put("sampling.window.duty", "0.05");
-    DEFAULTS.put("sampling.window.length", "100us");
+    DEFAULTS.put("sampling.invocations", "on");
+    DEFAULTS.put("sampling.invocation.share", "0.05");
     DEFAULTS.put("include", "");
     DEFAULTS.put("exclude", "");
     DEFAULTS.put("probes", "branch,return");
@@ -135,10 +134,8 @@ public final class AgentConfigLoader {
             Integer.parseInt(daemon[1]),
             p.string("token"),
             p.rate("sampling.rate"),
-            new WindowSettings(
-                p.onOff("sampling.windows"),
-                p.positiveShare("sampling.window.duty"),
-                p.durationMicros("sampling.window.length")),
+            new InvocationSampling(
+                p.onOff("sampling.invocations"), p.positiveShare("sampling.invocation.share")),
             include,
             p.prefixes("exclude"),
             p.probes("probes", "scalar.pair.partners").withFastPath(p.onOff("probes.fastpath")),

@@ -204,38 +204,6 @@ final class ValueParser {
     return parseDurationMillis(defaults.get(key));
   }
 
-  /**
-   * A short positive duration in microseconds, at most a second: {@code 200us}, {@code 2ms}; a bare
-   * number is microseconds.
-   */
-  long durationMicros(String key) {
-    Long parsed = parseDurationMicros(value(key).trim().toLowerCase(Locale.ROOT));
-    if (parsed != null && parsed > 0 && parsed <= 1_000_000) {
-      return parsed;
-    }
-    bad(key, "is not a duration from 1us to 1s (write 200us or 2ms)");
-    return parseDurationMicros(defaults.get(key));
-  }
-
-  private static Long parseDurationMicros(String text) {
-    if (text.endsWith("us")) {
-      try {
-        return Long.parseLong(text.substring(0, text.length() - 2).trim().replace("_", ""));
-      } catch (NumberFormatException e) {
-        return null;
-      }
-    }
-    if (text.endsWith("ms") || text.endsWith("s")) {
-      Long millis = parseDurationMillis(text);
-      return millis == null || millis > Long.MAX_VALUE / 1_000 ? null : millis * 1_000;
-    }
-    try {
-      return Long.parseLong(text.replace("_", ""));
-    } catch (NumberFormatException e) {
-      return null;
-    }
-  }
-
   /** {@code Class#method} entries, class names dotted. */
   List<String> declaredMethods(String key) {
     List<String> out = new ArrayList<>();

@@ -38,7 +38,7 @@ public final class AgentRuntime {
   private final Scope scope;
   private final ProbeTransformer transformer;
   private final TransportLink link;
-  private final SamplingWindows windows;
+  private final SamplingPlan sampling;
   private final AtomicLong runSequence = new AtomicLong();
   private final AtomicLong runsRecorded = new AtomicLong();
   private final long startEpochMillis;
@@ -59,12 +59,12 @@ public final class AgentRuntime {
             methods,
             config.units().enabled(),
             config.units().declared(),
-            config.windows().usedAt(config.samplingRate()));
+            config.invocations().usedAt(config.samplingRate()));
     this.transformer =
         new ProbeTransformer(scope, instrumenter, counters, instrumentation, this::reportFailure);
-    this.windows = new SamplingWindows(config.windows(), config.samplingRate());
-    windows.setRate(config.samplingRate());
-    this.link = new TransportLink(config, log, this::stats, windows);
+    this.sampling = new SamplingPlan(config.invocations(), config.samplingRate());
+    sampling.setRate(config.samplingRate());
+    this.link = new TransportLink(config, log, this::stats, sampling);
     link.beforeEachRun(this::announceSitesOfNewClasses);
     this.units = new UnitRecorder(config.units(), registry, link, runSequence, log);
     this.training = new UnitTraining(config.units(), methods, units, link, log);

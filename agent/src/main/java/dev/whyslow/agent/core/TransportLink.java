@@ -45,14 +45,14 @@ final class TransportLink implements UnitOutput {
   private final AtomicLong localDrops = new AtomicLong();
   private volatile String localError = "";
   private volatile Runnable announcePending = () -> {};
-  private final SamplingWindows windows;
+  private final SamplingPlan sampling;
 
   TransportLink(
-      AgentConfig config, AgentLog log, Supplier<AgentStats> stats, SamplingWindows windows) {
+      AgentConfig config, AgentLog log, Supplier<AgentStats> stats, SamplingPlan sampling) {
     this.config = config;
     this.log = log;
     this.stats = stats;
-    this.windows = windows;
+    this.sampling = sampling;
   }
 
   /** Creates and starts the transport the first time; later calls do nothing. Never throws. */
@@ -182,7 +182,7 @@ final class TransportLink implements UnitOutput {
     @Override
     public void onSamplingRate(double rate) {
       try {
-        link.windows.setRate(rate);
+        link.sampling.setRate(rate);
         log.info("sampling rate set to " + rate + " by the daemon");
       } catch (IllegalArgumentException e) {
         log.warn("the daemon sent an invalid sampling rate: " + e.getMessage() + "; ignored");
@@ -191,7 +191,7 @@ final class TransportLink implements UnitOutput {
 
     @Override
     public void onEnabled(boolean enabled) {
-      link.windows.setEnabled(enabled);
+      link.sampling.setEnabled(enabled);
       log.info(enabled ? "probes enabled by the daemon" : "probes disabled by the daemon");
     }
   }

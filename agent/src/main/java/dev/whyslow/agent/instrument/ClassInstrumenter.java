@@ -57,8 +57,8 @@ public final class ClassInstrumenter {
   /**
    * @param units whether units are wrapped ({@code units=on})
    * @param declared methods declared as units, {@code com.acme.Worker#process}
-   * @param copies whether methods keep their own code and get their probes in copies, for sampling
-   *     windows ({@link MethodCopies})
+   * @param copies whether methods keep their own code and get their probes in copies, for sampled
+   *     invocations ({@link MethodCopies})
    */
   public ClassInstrumenter(
       SiteRegistry registry,
@@ -219,9 +219,9 @@ public final class ClassInstrumenter {
       next += methodSlots.length;
       MethodNode method = methods.get(m);
       if (copies && owners.get(m) == null) {
-        // Probes inline in a JVM that samples in windows: they record only inside one.
+        // Probes inline in a JVM that samples invocations: each sample is kept with the share.
         for (int i = 0; i < methodSlots.length; i++) {
-          methodSlots[i] |= Probes.CHECK_WINDOW;
+          methodSlots[i] |= Probes.CHECK_SHARE;
         }
       }
       int methodId =

@@ -9,7 +9,6 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.AnnotationNode;
 import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
@@ -23,22 +22,26 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
- * Sampling windows in the bytecode: an instrumented method keeps its own code and gets its probes
- * in a private copy. At entry it reads {@code Probes.mode} once: 0 (no sampling window open, no
- * unit running anywhere) runs its own code, untouched, so the JIT sees the method as javac wrote it
- * plus one load and one branch; an open window calls the copy with probes and the depth count; a
- * running unit alone calls the copy with the depth count only, so that guards still see every frame
- * of every unit.
+ * Sampled invocations in the bytecode: an instrumented method keeps its own code and gets its
+ * probes in a private copy. At entry it asks {@code Probes.entry()} which code this invocation
+ * runs: most run their own code, untouched, so the JIT sees the method as javac wrote it plus a
+ * per-thread countdown of invocations; one in {@code 1 / share} runs the copy with probes and the
+ * depth count, where evaluations are sampled at the rate over the share; inside a unit the others
+ * run a copy with the depth count only, so that guards still see every frame of the unit.
  *
- * <p>Whether an evaluation is recorded is decided by the window at its method's entry, which does
- * not depend on the code, so each evaluation is still recorded with the same probability (the
- * window's duty times the rate inside it). A call from a copy goes to the callee's own entry, which
- * decides again. Copies are named after their method, so a stack trace taken inside a window shows
- * {@code sort$whyslow} below {@code sort}.
+ * <p>Which invocations are sampled is decided by a per-thread countdown of invocations, which
+ * depends neither on their code nor on how long they take, so every evaluation is still recorded
+ * with probability share times rate over share: the rate. (Deciding by time instead, in windows
+ * opened by a timer, was tried: instrumented code runs slower than its own, so slow copies got
+ * fewer invocations per window and their sites were recorded less often than the rate, by up to 20
+ * times while the copies were not compiled yet.) A call from a copy goes to the callee's own entry,
+ * which decides again. Copies are named after their method, so a stack trace taken in a sampled
+ * invocation or a unit shows {@code sort$whyslow} below {@code sort}.
  *
  * <p>Constructors and class initialisers keep their probes inline (a constructor's code cannot move
- * to another method), and so do interfaces and classes being retransformed, which may not gain
- * methods.
+ * to another method), and so do interfaces, caller-sensitive methods and classes being
+ * retransformed, which may not gain methods: their samples are kept with probability share ({@code
+ * Probes.CHECK_SHARE}).
  */
 final class MethodCopies {
   /** The suffix of the copy with probes; the depth-only copy adds {@link #DEPTH_SUFFIX}. */
@@ -46,7 +49,7 @@ final class MethodCopies {
 
   static final String DEPTH_SUFFIX = "$depth";
 
-  /** The suffix of the method that chooses between the two copies. */
+  /** The suffix of the method that chooses between the two copies (by the entry's choice). */
   static final String MODE_SUFFIX = "$mode";
 
   private static final int KEPT_ACCESS = Opcodes.ACC_STATIC | Opcodes.ACC_STRICT;
@@ -150,22 +153,19 @@ final class MethodCopies {
   }
 
   /**
-   * Puts the dispatch in front of {@code method}'s own code: to {@code withProbes} while a window
-   * is open, to {@code depthOnly} (or {@code withProbes} when {@code null}) while only units run.
-   * With a depth-only copy the choice between the two is made in a third, tiny method, so that the
-   * method's own code grows by as few bytes as possible: the JIT decides what to inline by bytecode
-   * size, and a method that grew past its limits would cost even between windows.
+   * Puts the dispatch in front of {@code method}'s own code: {@code Probes.entry()} says which code
+   * this invocation runs; {@code withProbes}, or {@code depthOnly} inside a unit (both {@code
+   * withProbes} when {@code depthOnly} is {@code null}). With a depth-only copy the choice between
+   * the two is made in a third, tiny method, so that the method's own code grows by as few bytes as
+   * possible: the JIT decides what to inline by bytecode size, and a method grown past its limits
+   * would cost in every invocation.
    *
    * @return the method to add to the class as well, the chooser, or {@code null}
    */
   static MethodNode dispatch(
       String owner, MethodNode method, MethodNode withProbes, MethodNode depthOnly) {
-    MethodNode target = withProbes;
-    MethodNode chooser = null;
-    if (depthOnly != null) {
-      chooser = chooser(owner, method, withProbes, depthOnly);
-      target = chooser;
-    }
+    int choice = method.maxLocals; // a new local, used only here
+    method.maxLocals++;
     LabelNode own = new LabelNode();
     InsnList code = new InsnList();
     LineNumberNode firstLine = firstLine(method);
@@ -176,43 +176,57 @@ final class MethodCopies {
       code.add(new LineNumberNode(firstLine.line, start));
     }
     // stack: (empty, method entry)
-    code.add(mode());
-    code.add(new JumpInsnNode(Opcodes.IFEQ, own));
-    code.add(callAndReturn(owner, method, target));
+    code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.PROBES, "entry", "()I"));
+    code.add(new VarInsnNode(Opcodes.ISTORE, choice));
+    code.add(new VarInsnNode(Opcodes.ILOAD, choice));
+    code.add(new JumpInsnNode(Opcodes.IFEQ, own)); // Probes.OWN
+    MethodNode chooser = null;
+    if (depthOnly != null) {
+      chooser = chooser(owner, method, withProbes, depthOnly);
+      code.add(callAndReturn(owner, method, chooser, choice));
+    } else {
+      code.add(callAndReturn(owner, method, withProbes, -1));
+    }
     code.add(own);
     if (!startsWithFrame(method)) {
       code.add(frame(entryLocals(owner, method)));
     }
     method.instructions.insert(code);
-    method.maxStack = Math.max(method.maxStack, argumentSlots(method));
+    method.maxStack = Math.max(method.maxStack, argumentSlots(method) + 1);
     return chooser;
   }
 
-  /** {@code withProbes} while a window is open, else {@code depthOnly}. */
+  /**
+   * {@code withProbes} for {@code Probes.PROBES}, else {@code depthOnly}: the method's arguments
+   * and the choice, an int, last.
+   */
   private static MethodNode chooser(
       String owner, MethodNode method, MethodNode withProbes, MethodNode depthOnly) {
+    String desc = method.desc.replace(")", "I)");
     MethodNode chooser =
         new MethodNode(
             Opcodes.ASM9,
             method.access,
             withProbes.name + MODE_SUFFIX,
-            method.desc,
+            desc,
             null,
             method.exceptions.toArray(new String[0]));
     rename(chooser, chooser.name);
+    int choice = argumentSlots(method);
     LabelNode depth = new LabelNode();
     InsnList code = chooser.instructions;
     // stack: (empty, method entry)
-    code.add(mode());
-    code.add(new InsnNode(Opcodes.ICONST_1)); // Probes.WINDOW
-    code.add(new InsnNode(Opcodes.IAND));
-    code.add(new JumpInsnNode(Opcodes.IFEQ, depth));
-    code.add(callAndReturn(owner, method, withProbes));
+    code.add(new VarInsnNode(Opcodes.ILOAD, choice));
+    code.add(new InsnNode(Opcodes.ICONST_1)); // Probes.PROBES
+    code.add(new JumpInsnNode(Opcodes.IF_ICMPNE, depth));
+    code.add(callAndReturn(owner, method, withProbes, -1));
     code.add(depth);
-    code.add(frame(entryLocals(owner, method)));
-    code.add(callAndReturn(owner, method, depthOnly));
-    chooser.maxStack = Math.max(2, argumentSlots(method)); // 2: mode & WINDOW
-    chooser.maxLocals = argumentSlots(method);
+    List<Object> locals = entryLocals(owner, method);
+    locals.add(Opcodes.INTEGER);
+    code.add(frame(locals));
+    code.add(callAndReturn(owner, method, depthOnly, -1));
+    chooser.maxStack = Math.max(2, argumentSlots(method)); // 2: the choice and PROBES
+    chooser.maxLocals = argumentSlots(method) + 1;
     return chooser;
   }
 
@@ -231,12 +245,12 @@ final class MethodCopies {
     return null;
   }
 
-  private static FieldInsnNode mode() {
-    return new FieldInsnNode(Opcodes.GETSTATIC, MethodRewriter.PROBES, "mode", "I");
-  }
-
-  /** Loads {@code this} and the arguments, calls {@code target} and returns what it returns. */
-  private static InsnList callAndReturn(String owner, MethodNode method, MethodNode target) {
+  /**
+   * Loads {@code this} and the arguments (and the local {@code choice}, unless it is -1), calls
+   * {@code target} and returns what it returns.
+   */
+  private static InsnList callAndReturn(
+      String owner, MethodNode method, MethodNode target, int choice) {
     InsnList list = new InsnList();
     boolean isStatic = (method.access & Opcodes.ACC_STATIC) != 0;
     int slot = 0;
@@ -248,7 +262,10 @@ final class MethodCopies {
       list.add(new VarInsnNode(arg.getOpcode(Opcodes.ILOAD), slot));
       slot += arg.getSize();
     }
-    // stack: [this,] args...
+    if (choice >= 0) {
+      list.add(new VarInsnNode(Opcodes.ILOAD, choice));
+    }
+    // stack: [this,] args... [, choice]
     int op = isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL;
     list.add(new MethodInsnNode(op, owner, target.name, target.desc, false));
     list.add(new InsnNode(Type.getReturnType(method.desc).getOpcode(Opcodes.IRETURN)));

@@ -27,10 +27,10 @@ import sample.fixture.Depths;
 import sample.fixture.Windowed;
 
 /**
- * Instrumented methods keep their own code and choose at entry, from {@code Probes.mode}, between
- * it, their copy with probes (a sampling window is open) and their depth-only copy (only units
- * run). {@code Depths.calleeDepth()} shows which ran: 1 when frames count depth, 0 when they do
- * not.
+ * Instrumented methods keep their own code and choose at entry, with {@code Probes.entry()},
+ * between it, their copy with probes (a sampled invocation) and their depth-only copy (inside a
+ * unit). {@code Depths.calleeDepth()} shows which ran: 1 when frames count depth, 0 when they do
+ * not. A share of 1 samples every invocation; a share of one in a million, none in these tests.
  */
 class MethodCopiesTest {
   private SiteRegistry registry;
@@ -64,21 +64,20 @@ class MethodCopiesTest {
 
   @AfterEach
   void restoreProbes() {
-    Probes.openWindow();
     Units.install(null);
     Probes.setProcessRun(null);
     Probes.setSamplingRate(1e-4);
   }
 
   @Test
-  void withTheWindowOpenTheCopyWithProbesRuns() throws Exception {
+  void aSampledInvocationRunsTheCopyWithProbes() throws Exception {
     assertThat(call("calleeDepth")).isEqualTo(1);
     assertThat(total()).isPositive();
   }
 
   @Test
-  void withTheWindowClosedAndNoUnitTheMethodsOwnCodeRunsAndRecordsNothing() throws Exception {
-    Probes.closeWindow();
+  void anInvocationNotSampledRunsTheMethodsOwnCodeAndRecordsNothing() throws Exception {
+    sampleNoInvocation();
     int before = Probes.state().depth;
     assertThat(call("calleeDepth")).isZero();
     assertThat(call("afterThrow")).isZero();
@@ -88,8 +87,8 @@ class MethodCopiesTest {
   }
 
   @Test
-  void aRunningUnitKeepsTheDepthCountBetweenWindowsWithoutProbes() throws Exception {
-    Probes.closeWindow();
+  void insideAUnitInvocationsNotSampledCountDepthWithoutProbes() throws Exception {
+    sampleNoInvocation();
     Units.install(new RecordingUnitListener());
     Whyslow.unitBegin("test.unit");
     try {
@@ -104,11 +103,11 @@ class MethodCopiesTest {
 
   @Test
   void exceptionsLeaveEveryCopyAsTheyLeaveTheOriginal() {
-    for (boolean open : new boolean[] {true, false}) {
-      if (open) {
-        Probes.openWindow();
+    for (boolean sampled : new boolean[] {true, false}) {
+      if (sampled) {
+        Probes.setSamplingRate(1.0);
       } else {
-        Probes.closeWindow();
+        sampleNoInvocation();
       }
       assertThatThrownBy(() -> fixture.getMethod("throwsOut").invoke(null))
           .isInstanceOf(InvocationTargetException.class)
@@ -119,15 +118,13 @@ class MethodCopiesTest {
   }
 
   @Test
-  void probesLeftInlineRecordOnlyWhileAWindowIsOpen() throws Exception {
+  void probesLeftInlineKeepTheirSamplesWithTheShare() throws Exception {
     Class<?> windowed = instrumented(Windowed.class);
-    Probes.closeWindow();
+    sampleNoInvocation();
     assertThat(windowed.getConstructor(int.class).newInstance(10)).isNotNull();
     assertThat(windowed.getMethod("evens", int.class).invoke(null, 10)).isEqualTo(5);
-    assertThat(total())
-        .as("window closed: the constructor's inline probes record nothing")
-        .isZero();
-    Probes.openWindow();
+    assertThat(total()).as("the constructor's inline probes keep no sample").isZero();
+    Probes.setSamplingRate(1.0);
     windowed.getConstructor(int.class).newInstance(10);
     long constructorOnly = total();
     // 11 loop tests and 10 ifs, each counted at its site and at the predicate that held.
@@ -158,6 +155,11 @@ class MethodCopiesTest {
     assertThat(calls(depthOnly, MethodRewriter.CHECKED, null)).isZero();
     // Constructors keep their code (and probes, if any) in place.
     assertThat(node.methods).noneMatch(m -> m.name.startsWith("<init>$"));
+  }
+
+  /** Every evaluation in a sampled invocation is recorded, but no invocation is sampled. */
+  private static void sampleNoInvocation() {
+    Probes.setSamplingRate(1e-6, 1e-6);
   }
 
   private Class<?> instrumented(Class<?> c) throws Exception {

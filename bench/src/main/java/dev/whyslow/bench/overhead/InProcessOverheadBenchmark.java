@@ -38,13 +38,14 @@ import java.util.function.Predicate;
  * <p>Usage: {@code InProcessOverheadBenchmark [workload=OrderWorkload] [batches=40] [rounds=10]
  * [warmup=150] [options]} where options are comma-separated {@code rate=0.0001}, {@code
  * probes=branch,return|branch|return}, {@code fastpath=on|off}, {@code units=on|off}, {@code
- * inunit=on|off}, {@code only=Class1,Class2}, {@code window=on|off}. With {@code inunit=on} each
+ * inunit=on|off}, {@code only=Class1,Class2}, {@code share=0.05}. With {@code inunit=on} each
  * instrumented round runs as a unit of work, as a service's requests do, so every method entry
  * takes the in-unit path (no guards, no tracing). With {@code only=} the instrumented copy has only
  * the named classes of the workload's package instrumented (simple names; nested classes go with
- * their outer class), which shows how the cost is spread over the code. With {@code window=off} the
- * sampling window stays closed, so instrumented methods run their own code (or, in a unit, their
- * depth-only copy): what a service pays between windows.
+ * their outer class), which shows how the cost is spread over the code. With {@code share=} a share
+ * of invocations runs the copies with probes, at the rate over the share, as the agent's {@code
+ * sampling.invocation.share} does (default 0.05; 1 runs every invocation's probes, and so does a
+ * rate above a tenth of the share); the others run their own code, or their depth-only copy.
  */
 public final class InProcessOverheadBenchmark {
   /** Where a workload named without a package is looked up. */
@@ -57,7 +58,7 @@ public final class InProcessOverheadBenchmark {
           + " [CpuWorkload|OrderWorkload|dev.whyslow.examples.shop.ShopWorkload] [batches] [rounds]"
           + " [warmup]"
           + " [rate=0.0001,probes=branch,return|branch|return|none,fastpath=on|off,units=on|off,"
-          + "inunit=on|off,only=Class1,Class2,window=on|off]";
+          + "inunit=on|off,only=Class1,Class2,share=0.05]";
 
   public static void main(String[] args) throws Throwable {
     String workload;
@@ -93,10 +94,8 @@ public final class InProcessOverheadBenchmark {
             true);
     Probes.warmUp();
     Probes.setProcessRun(new ChunkedRunCounts(sites.slotCapacity()));
-    Probes.setSamplingRate(options.rate);
-    if (!options.windowOpen) {
-      Probes.closeWindow(); // methods run their own code, or their depth copy inside a unit
-    }
+    // As the agent does: a share of invocations runs the probes, at the rate over the share.
+    Probes.setSamplingRate(options.rate, options.rate <= options.share * 0.1 ? options.share : 1.0);
 
     // The workload's whole package is loaded (and instrumented) in each copy.
     String inScope = workload.substring(0, workload.lastIndexOf('.') + 1);
@@ -221,7 +220,7 @@ public final class InProcessOverheadBenchmark {
       boolean units,
       boolean inUnit,
       Set<String> only,
-      boolean windowOpen) {
+      double share) {
     /** Whether the instrumented copy instruments this class of the workload's package. */
     boolean instruments(String className) {
       if (only.isEmpty()) {
@@ -239,7 +238,7 @@ public final class InProcessOverheadBenchmark {
       boolean fastPath = true;
       boolean units = true;
       boolean inUnit = false;
-      boolean windowOpen = true;
+      double share = 0.05;
       Set<String> only = new TreeSet<>();
       for (String pair : text.split(",(?=[a-z]+=)")) {
         if (pair.isBlank()) {
@@ -263,7 +262,12 @@ public final class InProcessOverheadBenchmark {
           case "fastpath" -> fastPath = onOff(pair, kv[1]);
           case "units" -> units = onOff(pair, kv[1]);
           case "inunit" -> inUnit = onOff(pair, kv[1]);
-          case "window" -> windowOpen = onOff(pair, kv[1]);
+          case "share" -> {
+            share = Double.parseDouble(kv[1]);
+            if (!(share > 0 && share <= 1)) {
+              throw new IllegalArgumentException("share must be in (0, 1], not " + kv[1]);
+            }
+          }
           case "only" -> {
             for (String name : kv[1].split(",")) {
               if (!name.isBlank()) {
@@ -274,7 +278,7 @@ public final class InProcessOverheadBenchmark {
           default -> throw new IllegalArgumentException("unknown option " + pair);
         }
       }
-      return new Options(rate, branches, returns, fastPath, units, inUnit, only, windowOpen);
+      return new Options(rate, branches, returns, fastPath, units, inUnit, only, share);
     }
 
     private static boolean onOff(String pair, String value) {
@@ -288,14 +292,14 @@ public final class InProcessOverheadBenchmark {
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "rate %s, branches %s, returns %s, fast path %s, units %s, in a unit %s, window %s%s",
+          "rate %s, branches %s, returns %s, fast path %s, units %s, in a unit %s, share %s%s",
           rate,
           branches,
           returns,
           fastPath,
           units,
           inUnit,
-          windowOpen ? "open" : "closed",
+          share,
           only.isEmpty() ? "" : ", only " + String.join(" ", only));
     }
   }

@@ -2,6 +2,7 @@ package dev.whyslow.examples.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import dev.whyslow.daemon.RunningDaemon;
 import dev.whyslow.daemon.Whyslowd;
@@ -148,6 +149,43 @@ class PipelineEndToEndIT {
     assertBinomial(negative.observed(), 4L * repeats, 0.01);
     assertThat(negative.trueCount(SiteKind.LT)).isEqualTo(negative.observed());
     assertThat(negative.trueCount(SiteKind.GT)).isZero();
+  }
+
+  /**
+   * At 1/1000 the agent samples invocations (one in 20 runs its probes, at 1/50): the samples come
+   * in whole invocations, so counts are not binomial, but each evaluation is still recorded with
+   * probability 1/1000, and within a sampled invocation outcomes are recorded as often as they
+   * occur.
+   */
+  @Test
+  void inSampledInvocationsEachEvaluationIsStillRecordedAtTheRate() throws Exception {
+    int repeats = 400_000;
+    AgentJvm.Result result =
+        AgentJvm.run(
+            agentArgs("e2e-invocations", "0.001", Label.SUCCESS) + ",log=info",
+            WORKLOAD,
+            "" + repeats);
+    assertThat(result.exitCode()).as(result.stderr()).isZero();
+    assertThat(result.stdout()).isEqualTo("total=" + 1661L * repeats + "\n");
+    assertThat(result.stderr()).contains("sampling.invocations=0.05");
+
+    StoredRun run = awaitSingleRun("e2e-invocations");
+    assertThat(run.run().samplingRate()).isEqualTo(0.001);
+    Map<String, SiteCounts> counts = countsBySite("e2e-invocations", run);
+    Lines lines = Lines.ofWorkloadSource();
+    SiteCounts loop =
+        counts.get(key("sumOfClassified", lines.of("int i = 0"), SiteKind.LOOP_BRANCH));
+    SiteCounts mod = counts.get(key("sumOfClassified", lines.of("i % 3 == 0"), SiteKind.BRANCH));
+    SiteCounts negative =
+        counts.get(key("classify", lines.of("return -1"), SiteKind.RETURN_NUMERIC));
+    // 400,000 calls of sumOfClassified, 20,000 of them sampled: the totals land near their means,
+    // 40,400 evaluations of the loop condition recorded, 1,600 negative returns.
+    assertThat((double) loop.observed()).isCloseTo(101.0 * repeats * 0.001, withinPercentage(30));
+    assertThat((double) negative.observed()).isCloseTo(4.0 * repeats * 0.001, withinPercentage(30));
+    // classify's own invocations are sampled as often as those of the method that calls it.
+    assertThat((double) negative.observed() / mod.observed()).isCloseTo(0.04, withinPercentage(25));
+    assertBinomial(loop.trueCount(SiteKind.NOT_TAKEN), loop.observed(), 100.0 / 101);
+    assertBinomial(mod.trueCount(SiteKind.TAKEN), mod.observed(), 0.66);
   }
 
   /**
