@@ -56,7 +56,12 @@ final class Sampler {
    */
   static int sampledInvocation(ThreadState s) {
     if (s.generation != Probes.generation) {
-      resync(s); // a rate change or the kill switch since this thread last looked
+      // A rate change or the kill switch since this thread last looked: a fresh countdown
+      // decides this invocation too, so that it is sampled with the new share, no more often.
+      resync(s);
+      if (--s.invocations > 0) {
+        return s.unit == null ? Probes.OWN : Probes.DEPTH;
+      }
     }
     if (!Probes.enabled || s.agent || s.busy) {
       s.invocations = Integer.MAX_VALUE;
