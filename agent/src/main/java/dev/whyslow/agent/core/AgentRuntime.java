@@ -51,6 +51,8 @@ public final class AgentRuntime {
     this.registry = new SiteRegistry(config.maxPredicates());
     this.processCounts = new ChunkedRunCounts(registry.slotCapacity());
     this.scope = new Scope(config.include(), config.exclude());
+    this.sampling = new SamplingPlan(config.invocations(), config.samplingRate());
+    sampling.setRate(config.samplingRate());
     ClassInstrumenter instrumenter =
         new ClassInstrumenter(
             registry,
@@ -59,11 +61,9 @@ public final class AgentRuntime {
             methods,
             config.units().enabled(),
             config.units().declared(),
-            config.invocations().usedAt(config.samplingRate()));
+            sampling.copies());
     this.transformer =
         new ProbeTransformer(scope, instrumenter, counters, instrumentation, this::reportFailure);
-    this.sampling = new SamplingPlan(config.invocations(), config.samplingRate());
-    sampling.setRate(config.samplingRate());
     this.link = new TransportLink(config, log, this::stats, sampling);
     link.beforeEachRun(this::announceSitesOfNewClasses);
     this.units = new UnitRecorder(config.units(), registry, link, runSequence, log);

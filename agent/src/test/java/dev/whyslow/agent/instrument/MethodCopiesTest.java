@@ -24,7 +24,7 @@ import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import sample.fixture.Depths;
-import sample.fixture.Windowed;
+import sample.fixture.InlineAndCopied;
 
 /**
  * Instrumented methods keep their own code and choose at entry, with {@code Probes.entry()},
@@ -42,22 +42,8 @@ class MethodCopiesTest {
   void instrumentTheFixture() throws Exception {
     registry = new SiteRegistry(10_000);
     counts = new ChunkedRunCounts(registry.slotCapacity());
-    byte[] original;
-    try (InputStream in = Depths.class.getResourceAsStream("Depths.class")) {
-      original = in.readAllBytes();
-    }
-    instrumented =
-        new ClassInstrumenter(
-                registry,
-                ProbeSet.DEFAULT,
-                new InstrumentationCounters(),
-                new MethodRegistry(),
-                true,
-                List.of(),
-                true)
-            .instrument(original);
-    fixture =
-        Class.forName(Depths.class.getName(), true, new BytesLoader(Depths.class, instrumented));
+    instrumented = instrument(Depths.class);
+    fixture = load(Depths.class, instrumented);
     Probes.setProcessRun(counts);
     Probes.setSamplingRate(1.0);
   }
@@ -119,17 +105,17 @@ class MethodCopiesTest {
 
   @Test
   void probesLeftInlineKeepTheirSamplesWithTheShare() throws Exception {
-    Class<?> windowed = instrumented(Windowed.class);
+    Class<?> loops = load(InlineAndCopied.class, instrument(InlineAndCopied.class));
     sampleNoInvocation();
-    assertThat(windowed.getConstructor(int.class).newInstance(10)).isNotNull();
-    assertThat(windowed.getMethod("evens", int.class).invoke(null, 10)).isEqualTo(5);
+    assertThat(loops.getConstructor(int.class).newInstance(10)).isNotNull();
+    assertThat(loops.getMethod("evens", int.class).invoke(null, 10)).isEqualTo(5);
     assertThat(total()).as("the constructor's inline probes keep no sample").isZero();
     Probes.setSamplingRate(1.0);
-    windowed.getConstructor(int.class).newInstance(10);
+    loops.getConstructor(int.class).newInstance(10);
     long constructorOnly = total();
     // 11 loop tests and 10 ifs, each counted at its site and at the predicate that held.
     assertThat(constructorOnly).isEqualTo(2 * 21);
-    assertThat(windowed.getMethod("evens", int.class).invoke(null, 10)).isEqualTo(5);
+    assertThat(loops.getMethod("evens", int.class).invoke(null, 10)).isEqualTo(5);
     assertThat(total()).isEqualTo(2 * constructorOnly + 4); // and the int return: site, 3 signs
   }
 
@@ -162,22 +148,25 @@ class MethodCopiesTest {
     Probes.setSamplingRate(1e-6, 1e-6);
   }
 
-  private Class<?> instrumented(Class<?> c) throws Exception {
+  /** {@code c}'s class file rewritten with copies, units on. */
+  private byte[] instrument(Class<?> c) throws Exception {
     byte[] original;
     try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
       original = in.readAllBytes();
     }
-    byte[] out =
-        new ClassInstrumenter(
-                registry,
-                ProbeSet.DEFAULT,
-                new InstrumentationCounters(),
-                new MethodRegistry(),
-                true,
-                List.of(),
-                true)
-            .instrument(original);
-    return Class.forName(c.getName(), true, new BytesLoader(c, out));
+    return new ClassInstrumenter(
+            registry,
+            ProbeSet.DEFAULT,
+            new InstrumentationCounters(),
+            new MethodRegistry(),
+            true,
+            List.of(),
+            true)
+        .instrument(original);
+  }
+
+  private static Class<?> load(Class<?> c, byte[] bytes) throws Exception {
+    return Class.forName(c.getName(), true, new BytesLoader(c, bytes));
   }
 
   private int call(String name) throws Exception {
