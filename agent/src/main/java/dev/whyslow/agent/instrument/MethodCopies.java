@@ -1,9 +1,7 @@
 package dev.whyslow.agent.instrument;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -15,10 +13,8 @@ import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LineNumberNode;
-import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
-import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
@@ -117,28 +113,12 @@ final class MethodCopies {
             method.desc,
             null,
             method.exceptions.toArray(new String[0]));
-    Map<LabelNode, LabelNode> labels = new HashMap<>();
-    for (AbstractInsnNode insn : method.instructions) {
-      if (insn instanceof LabelNode label) {
-        labels.put(label, new LabelNode());
-      }
-    }
-    for (AbstractInsnNode insn : method.instructions) {
-      copy.instructions.add(insn.clone(labels));
-    }
-    for (TryCatchBlockNode tcb : method.tryCatchBlocks) {
-      copy.tryCatchBlocks.add(
-          new TryCatchBlockNode(
-              labels.get(tcb.start), labels.get(tcb.end), labels.get(tcb.handler), tcb.type));
-    }
+    CodeCopy code = CodeCopy.cloneOf(method); // the fast path's clone: labels of its own
+    copy.instructions = code.list;
     if (method.localVariables != null) {
       copy.localVariables = new ArrayList<>();
-      for (LocalVariableNode v : method.localVariables) {
-        copy.localVariables.add(
-            new LocalVariableNode(
-                v.name, v.desc, v.signature, labels.get(v.start), labels.get(v.end), v.index));
-      }
     }
+    code.appendTablesTo(copy);
     copy.maxStack = method.maxStack;
     copy.maxLocals = method.maxLocals;
     return copy;
