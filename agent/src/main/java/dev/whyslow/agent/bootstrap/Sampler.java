@@ -63,11 +63,16 @@ final class Sampler {
         return s.unit == null ? Probes.OWN : Probes.DEPTH;
       }
     }
-    if (!Probes.enabled || s.agent || s.busy) {
-      s.invocations = Integer.MAX_VALUE;
+    if (!Probes.enabled || s.agent) {
+      s.invocations = Integer.MAX_VALUE; // until the switch is on again (a resync)
       return s.unit == null ? Probes.OWN : Probes.DEPTH;
     }
     s.invocations = s.draw(Probes.invocationRate);
+    if (s.busy) {
+      // Instrumented code called by the sampled path itself: this invocation's turn is dropped,
+      // and the countdown goes on for the application's invocations.
+      return s.unit == null ? Probes.OWN : Probes.DEPTH;
+    }
     return Probes.PROBES;
   }
 

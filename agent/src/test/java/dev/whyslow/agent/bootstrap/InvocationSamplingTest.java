@@ -56,6 +56,21 @@ class InvocationSamplingTest {
   }
 
   @Test
+  void invocationsMadeByTheSampledPathItselfAreNotSampledAndTheCountdownGoesOn() {
+    Probes.setSamplingRate(1e-4, 0.05);
+    ThreadState s = Probes.state();
+    s.busy = true;
+    int[] busy;
+    try {
+      busy = entries();
+    } finally {
+      s.busy = false;
+    }
+    assertThat(busy[Probes.PROBES]).isZero();
+    assertThat((double) entries()[Probes.PROBES]).isCloseTo(10_000, within(500.0));
+  }
+
+  @Test
   void aRateChangeDrawsAFreshCountdownRatherThanSamplingTheNextInvocation() {
     Probes.setSamplingRate(1e-6, 1e-6);
     int sampled = 0;
