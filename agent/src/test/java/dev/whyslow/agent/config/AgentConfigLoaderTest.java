@@ -110,6 +110,28 @@ class AgentConfigLoaderTest {
   }
 
   @Test
+  void anInvocationShareOutsideZeroToOneIsReportedAndTheDefaultUsed() {
+    for (String bad : new String[] {"0", "1.5", "often"}) {
+      AgentConfigLoader.Result r =
+          AgentConfigLoader.load(
+              "service=s,include=a,sampling.invocation.share=" + bad, Map.of(), Map.of());
+      assertThat(r.config().invocations()).isEqualTo(new InvocationSampling(true, 0.05));
+      assertThat(r.problems())
+          .contains(
+              "sampling.invocation.share="
+                  + bad
+                  + " (agent arguments) is not a share in (0, 1] (write 0.05 or 1/20); using the"
+                  + " default sampling.invocation.share=0.05");
+    }
+    assertThat(
+            AgentConfigLoader.load(
+                    "sampling.invocations=off,sampling.invocation.share=1/10", Map.of(), Map.of())
+                .config()
+                .invocations())
+        .isEqualTo(new InvocationSampling(false, 0.1));
+  }
+
+  @Test
   void scalarPairsAreOnlyOnWhenNamedOrWithAll() {
     assertThat(probes("probes=branch,return,scalar-pair"))
         .isEqualTo(new ProbeSet(true, true, true, 4));

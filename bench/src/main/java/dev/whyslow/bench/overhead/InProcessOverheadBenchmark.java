@@ -3,6 +3,7 @@ package dev.whyslow.bench.overhead;
 import dev.whyslow.agent.bootstrap.ChunkedRunCounts;
 import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.bootstrap.Units;
+import dev.whyslow.agent.config.InvocationSampling;
 import dev.whyslow.agent.config.ProbeSet;
 import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
@@ -95,7 +96,8 @@ public final class InProcessOverheadBenchmark {
     Probes.warmUp();
     Probes.setProcessRun(new ChunkedRunCounts(sites.slotCapacity()));
     // As the agent does: a share of invocations runs the probes, at the rate over the share.
-    Probes.setSamplingRate(options.rate, options.rate <= options.share * 0.1 ? options.share : 1.0);
+    Probes.setSamplingRate(
+        options.rate, new InvocationSampling(true, options.share).shareAt(options.rate));
 
     // The workload's whole package is loaded (and instrumented) in each copy.
     String inScope = workload.substring(0, workload.lastIndexOf('.') + 1);
