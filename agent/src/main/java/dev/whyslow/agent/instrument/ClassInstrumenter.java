@@ -158,6 +158,12 @@ public final class ClassInstrumenter {
       }
       // With a copy, the probes go into the copy and the method keeps its own code.
       boolean copied = copies && mayAddMethods && MethodCopies.dispatchable(node, own);
+      if (copied && lambdaSites != null && LambdaSites.createsLambdas(own)) {
+        // The method's own code and its copies share each lambda site, so one class per lambda:
+        // with a class per copy, the own code's lambdas met the copies' in the JDK's shared call
+        // sites (HashMap.merge) and made them polymorphic, in the invocations not sampled too.
+        lambdaSites.hoist(own);
+      }
       MethodNode method = copied ? MethodCopies.copyOf(own) : own;
       MethodNode depthOnly = copied && units.enabled() ? MethodCopies.copyOf(own) : null;
       List<ProbePoint> points;

@@ -15,15 +15,15 @@ import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
- * Keeps one lambda class per lambda expression when a method's code is doubled for the fast path.
- * Each {@code invokedynamic} instruction is a call site of its own, and {@code LambdaMetafactory}
- * spins a class for each site it links; a doubled method's lambdas would get two classes, one per
- * copy. That is visible to the program (a non-capturing lambda is one object per site, now two) and
- * costly: those classes flow into the JDK's shared code, and a call site there that saw two
- * receiver classes, one per lambda, now sees three or four. C2 inlines a call site with at most two
- * and makes the rest virtual calls; on the example shop, the second {@code Scored::score} class
- * made {@code Comparator.comparingLong}'s key call megamorphic for every caller, {@code Carts}'
- * included.
+ * Keeps one lambda class per lambda expression when a method's code is doubled, for the fast path
+ * or for sampled invocations ({@link MethodCopies}). Each {@code invokedynamic} instruction is a
+ * call site of its own, and {@code LambdaMetafactory} spins a class for each site it links; a
+ * doubled method's lambdas would get two classes, one per copy. That is visible to the program (a
+ * non-capturing lambda is one object per site, now two) and costly: those classes flow into the
+ * JDK's shared code, and a call site there that saw two receiver classes, one per lambda, now sees
+ * three or four. C2 inlines a call site with at most two and makes the rest virtual calls; on the
+ * example shop, the second {@code Scored::score} class made {@code Comparator.comparingLong}'s key
+ * call megamorphic for every caller, {@code Carts}' included.
  *
  * <p>So before a method is doubled, each of its lambda sites moves into a small private static
  * method of the class that holds only that {@code invokedynamic}, and the method calls that

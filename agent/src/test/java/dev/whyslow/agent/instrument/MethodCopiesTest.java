@@ -13,6 +13,7 @@ import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -117,6 +118,24 @@ class MethodCopiesTest {
     assertThat(constructorOnly).isEqualTo(2 * 21);
     assertThat(loops.getMethod("evens", int.class).invoke(null, 10)).isEqualTo(5);
     assertThat(total()).isEqualTo(2 * constructorOnly + 4); // and the int return: site, 3 signs
+  }
+
+  @Test
+  void aLambdaIsOneObjectWhetherTheOwnCodeOrACopyCreatedIt() throws Exception {
+    Class<?> lambdas = load(InlineAndCopied.class, instrument(InlineAndCopied.class));
+    Method evenTest = lambdas.getMethod("evenTest", boolean.class);
+    Probes.setSamplingRate(1.0); // every invocation runs the copy with probes
+    Object fromCopy = evenTest.invoke(null, false);
+    sampleNoInvocation();
+    Object fromOwnCode = evenTest.invoke(null, false);
+    assertThat(fromOwnCode).isSameAs(fromCopy);
+    Units.install(new RecordingUnitListener());
+    Whyslow.unitBegin("test.unit");
+    try {
+      assertThat(evenTest.invoke(null, false)).as("from the depth-only copy").isSameAs(fromCopy);
+    } finally {
+      Whyslow.unitEnd();
+    }
   }
 
   @Test
