@@ -36,7 +36,7 @@ public final class AgentConfigLoader {
     DEFAULTS.put("token", "");
     DEFAULTS.put("sampling.rate", "0.0001");
     DEFAULTS.put("sampling.invocations", "on");
-    DEFAULTS.put("sampling.invocation.share", "0.05");
+    DEFAULTS.put("sampling.invocation.share", Double.toString(InvocationSampling.DEFAULT_SHARE));
     DEFAULTS.put("include", "");
     DEFAULTS.put("exclude", "");
     DEFAULTS.put("probes", "branch,return");

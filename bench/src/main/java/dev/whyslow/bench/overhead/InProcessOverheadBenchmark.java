@@ -240,7 +240,7 @@ public final class InProcessOverheadBenchmark {
       boolean fastPath = true;
       boolean units = true;
       boolean inUnit = false;
-      double share = 0.05;
+      double share = InvocationSampling.DEFAULT_SHARE;
       Set<String> only = new TreeSet<>();
       for (String pair : text.split(",(?=[a-z]+=)")) {
         if (pair.isBlank()) {
