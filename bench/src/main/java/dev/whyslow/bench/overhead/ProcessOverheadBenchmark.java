@@ -3,17 +3,10 @@ package dev.whyslow.bench.overhead;
 import static dev.whyslow.bench.MedianInterval.median;
 
 import dev.whyslow.bench.MedianInterval;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Whole-process overhead: runs the CPU-bound {@code CpuWorkload} from {@code examples} with and
@@ -27,8 +20,6 @@ import java.util.regex.Pattern;
  * the service-shaped workload instead of the numeric kernels.
  */
 public final class ProcessOverheadBenchmark {
-  private static final Pattern ELAPSED = Pattern.compile("elapsed_ms=([0-9.]+) checksum=(-?\\d+)");
-
   private ProcessOverheadBenchmark() {}
 
   public static void main(String[] args) throws Exception {
@@ -72,20 +63,20 @@ public final class ProcessOverheadBenchmark {
         }
         command.addAll(List.of("-cp", examplesJar.toString(), workload, warmup, rounds));
         long wallStart = System.nanoTime();
-        String[] result = run(command);
+        WorkloadProcess result = WorkloadProcess.run(command);
         double wallMs = (System.nanoTime() - wallStart) / 1e6;
         if (expectedChecksum == null) {
-          expectedChecksum = result[1];
-        } else if (!expectedChecksum.equals(result[1])) {
+          expectedChecksum = result.checksum();
+        } else if (!expectedChecksum.equals(result.checksum())) {
           throw new IllegalStateException(
               "checksum differs with agent="
                   + agent
                   + ": "
-                  + result[1]
+                  + result.checksum()
                   + " vs "
                   + expectedChecksum);
         }
-        double ms = Double.parseDouble(result[0]);
+        double ms = result.elapsedMs();
         (agent ? with : without).add(ms);
         (agent ? wallWith : wallWithout).add(wallMs);
         System.out.printf(
@@ -114,27 +105,5 @@ public final class ProcessOverheadBenchmark {
         "median process wall (start-up and instrumentation included): without %.1f ms,"
             + " with %.1f ms, ratio %.4f%n",
         median(wallWithout), median(wallWith), median(wallWith) / median(wallWithout));
-  }
-
-  private static String[] run(List<String> command) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    StringBuilder output = new StringBuilder();
-    String[] found = null;
-    try (BufferedReader reader =
-        new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line; (line = reader.readLine()) != null; ) {
-        output.append(line).append('\n');
-        Matcher m = ELAPSED.matcher(line);
-        if (m.find()) {
-          found = new String[] {m.group(1), m.group(2)};
-        }
-      }
-    }
-    if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0 || found == null) {
-      process.destroyForcibly();
-      throw new IllegalStateException("workload failed: " + command + "\n" + output);
-    }
-    return found;
   }
 }
