@@ -118,6 +118,18 @@ public final class Probes {
     return Sampler.sampledInvocation(s);
   }
 
+  /**
+   * As {@link #entry()}, for a method that does not count depth: {@link #PROBES} for a sampled
+   * invocation, {@link #OWN} for every other, inside a unit too.
+   */
+  public static int sampledEntry() {
+    ThreadState s = ThreadStates.current();
+    if (--s.invocations > 0) {
+      return OWN;
+    }
+    return Sampler.sampledInvocation(s) == PROBES ? PROBES : OWN;
+  }
+
   /** The kill switch: with {@code false}, every probe becomes a no-op until re-enabled. */
   public static synchronized void setEnabled(boolean on) {
     enabled = on;

@@ -13,10 +13,7 @@ import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodTooLargeException;
 import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.InvokeDynamicInsnNode;
-import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
@@ -28,7 +25,6 @@ import org.objectweb.asm.tree.MethodNode;
  */
 public final class ClassInstrumenter {
   private static final int MAX_ATTEMPTS = 4;
-  private static final String JAVA_LANG = "java/lang/";
 
   private final SiteRegistry registry;
   private final ProbeSet probes;
@@ -152,6 +148,7 @@ public final class ClassInstrumenter {
     List<Site> sites = new ArrayList<>();
     List<MethodNode> owners = new ArrayList<>(); // the method each copy is of, or null
     List<MethodNode> depthCopies = new ArrayList<>();
+    List<Boolean> countedMethods = new ArrayList<>();
     for (MethodNode own : node.methods) {
       if (!MethodPlanner.instrumentable(own) || leaveAlone.contains(own.name + own.desc)) {
         continue;
@@ -165,7 +162,8 @@ public final class ClassInstrumenter {
         lambdaSites.hoist(own);
       }
       MethodNode method = copied ? MethodCopies.copyOf(own) : own;
-      MethodNode depthOnly = copied && units.enabled() ? MethodCopies.copyOf(own) : null;
+      boolean counted = units.enabled() && DepthCounting.counts(own);
+      MethodNode depthOnly = copied && counted ? MethodCopies.copyOf(own) : null;
       List<ProbePoint> points;
       ProbeFrames methodFrames;
       FastPathPlan fastPath = null;
@@ -193,8 +191,9 @@ public final class ClassInstrumenter {
       if (points.removeIf(point -> !methodFrames.known(point.insn()))) { // dead code
         fastPath = null; // its weights counted the probes that are gone
       }
-      if (!points.isEmpty() || (units.enabled() && callsCountedCode(method))) {
+      if (!points.isEmpty() || (counted && DepthCounting.callsCountedCode(method))) {
         methods.add(method);
+        countedMethods.add(counted);
         plans.add(points);
         frames.add(methodFrames);
         fastPaths.add(fastPath);
@@ -231,7 +230,7 @@ public final class ClassInstrumenter {
         }
       }
       int methodId =
-          units.enabled()
+          countedMethods.get(m)
               ? this.methods.idOf(className, method.name, method.desc)
               : MethodRewriter.NO_DEPTH;
       if (MethodRewriter.rewrite(
@@ -267,30 +266,10 @@ public final class ClassInstrumenter {
       MethodCopies.rename(depthOnly, own.name + MethodCopies.SUFFIX + MethodCopies.DEPTH_SUFFIX);
       node.methods.add(depthOnly);
     }
-    MethodNode chooser = MethodCopies.dispatch(node.name, own, withProbes, depthOnly);
+    boolean counted = methodId != MethodRewriter.NO_DEPTH;
+    MethodNode chooser = MethodCopies.dispatch(node.name, own, withProbes, depthOnly, counted);
     if (chooser != null) {
       node.methods.add(chooser);
     }
-  }
-
-  /**
-   * Whether the method calls code that may count depth itself: then it counts depth even without
-   * probe points. Calls into {@code java.lang}, which is never instrumented ({@link Scope}), do not
-   * count: a method that only makes those, such as a record's constructor calling {@code Object}'s,
-   * would pay the state fetch and the depth count for nothing but the rare callback (a {@code
-   * toString} through {@code String.valueOf}). Which methods count depth only has to be the same in
-   * training and at the guards, and it is.
-   */
-  private static boolean callsCountedCode(MethodNode method) {
-    for (AbstractInsnNode insn : method.instructions) {
-      if (insn instanceof MethodInsnNode call && !call.owner.startsWith(JAVA_LANG)) {
-        return true;
-      }
-      if (insn instanceof InvokeDynamicInsnNode indy
-          && !indy.bsm.getOwner().startsWith(JAVA_LANG)) {
-        return true;
-      }
-    }
-    return false;
   }
 }

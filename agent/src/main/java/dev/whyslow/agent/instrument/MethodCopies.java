@@ -140,10 +140,19 @@ final class MethodCopies {
    * possible: the JIT decides what to inline by bytecode size, and a method grown past its limits
    * would cost in every invocation.
    *
+   * <p>A method that does not count depth ({@link DepthCounting}) asks {@code
+   * Probes.sampledEntry()} instead, which never chooses a copy for being in a unit.
+   *
+   * @param counted whether the copies count depth, so that inside a unit no invocation may run the
+   *     own code
    * @return the method to add to the class as well, the chooser, or {@code null}
    */
   static MethodNode dispatch(
-      String owner, MethodNode method, MethodNode withProbes, MethodNode depthOnly) {
+      String owner,
+      MethodNode method,
+      MethodNode withProbes,
+      MethodNode depthOnly,
+      boolean counted) {
     int choice = method.maxLocals; // a new local, used only here
     method.maxLocals++;
     LabelNode own = new LabelNode();
@@ -156,7 +165,8 @@ final class MethodCopies {
       code.add(new LineNumberNode(firstLine.line, start));
     }
     // stack: (empty, method entry)
-    code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.PROBES, "entry", "()I"));
+    String entry = counted ? "entry" : "sampledEntry";
+    code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.PROBES, entry, "()I"));
     code.add(new VarInsnNode(Opcodes.ISTORE, choice));
     code.add(new VarInsnNode(Opcodes.ILOAD, choice));
     code.add(new JumpInsnNode(Opcodes.IFEQ, own)); // Probes.OWN

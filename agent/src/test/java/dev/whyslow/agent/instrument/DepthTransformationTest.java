@@ -21,9 +21,10 @@ import org.objectweb.asm.tree.MethodNode;
 import sample.fixture.Depths;
 
 /**
- * Every instrumented method with a probe or a call outside java.lang counts depth: one more at
- * entry, put back at returns, throws and handlers, so exceptions never leave it wrong; leaf methods
- * stay untouched.
+ * Every instrumented method with a probe or a call outside java.lang counts depth, unless it is
+ * short, calls only the JDK and has no loop or handler ({@link DepthCounting}): one more at entry,
+ * put back at returns, throws and handlers, so exceptions never leave it wrong; leaf methods stay
+ * untouched.
  */
 class DepthTransformationTest {
   private byte[] instrumented;
@@ -121,6 +122,17 @@ class DepthTransformationTest {
     assertThat(callsUnits(method(node, "throwsOut"))).isTrue();
     assertThat(fixture.getMethod("size").invoke(fixture.getMethod("create").invoke(null)))
         .isEqualTo(3);
+  }
+
+  @Test
+  void aShortMethodWithoutALoopDoesNotCountItsFrame() throws Exception {
+    int before = Probes.state().depth;
+    assertThat(call("shortCalleeDepth")).isZero();
+    assertThat(Probes.state().depth).isEqualTo(before);
+    ClassNode node = new ClassNode();
+    new ClassReader(instrumented).accept(node, 0);
+    assertThat(callsUnits(method(node, "shortChild"))).as("probes, but no depth count").isFalse();
+    assertThat(callsUnits(method(node, "calleeDepth"))).isTrue();
   }
 
   private static MethodNode method(ClassNode node, String name) {

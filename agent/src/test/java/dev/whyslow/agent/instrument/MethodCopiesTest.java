@@ -89,6 +89,29 @@ class MethodCopiesTest {
   }
 
   @Test
+  void aMethodThatDoesNotCountDepthRunsItsOwnCodeInAUnitAndItsProbesWhenSampled() throws Exception {
+    sampleNoInvocation();
+    Units.install(new RecordingUnitListener());
+    Whyslow.unitBegin("test.unit");
+    try {
+      assertThat(call("shortCalleeDepth")).isZero();
+    } finally {
+      Whyslow.unitEnd();
+    }
+    assertThat(total()).isZero();
+    Probes.setSamplingRate(1.0);
+    assertThat(call("shortCalleeDepth")).as("its copy has no depth count either").isZero();
+    assertThat(total()).isPositive();
+    ClassNode node = new ClassNode();
+    new ClassReader(instrumented).accept(node, 0);
+    MethodNode own = method(node, "shortChild");
+    assertThat(calls(own, MethodRewriter.PROBES, "sampledEntry")).isOne();
+    assertThat(calls(own, MethodRewriter.PROBES, "entry")).isZero();
+    assertThat(node.methods)
+        .noneMatch(m -> m.name.startsWith("shortChild" + MethodCopies.SUFFIX + "$"));
+  }
+
+  @Test
   void exceptionsLeaveEveryCopyAsTheyLeaveTheOriginal() {
     for (boolean sampled : new boolean[] {true, false}) {
       if (sampled) {

@@ -250,6 +250,8 @@ class AgentTransportTest {
 
     transport.flushAndClose(Duration.ofSeconds(5));
 
+    // Written and flushed before the close; the daemon's side reads it on its own thread.
+    await("the last run at the daemon", () -> !daemon.runs().isEmpty());
     assertThat(daemon.runs()).extracting(Run::sequence).containsExactly(1L);
     TransportStats stats = transport.stats();
     assertThat(stats.runsSent()).isEqualTo(1);
