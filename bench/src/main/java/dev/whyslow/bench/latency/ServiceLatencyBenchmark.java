@@ -44,7 +44,9 @@ import java.util.regex.Pattern;
  * and the load generator on the others ({@link CpuPinning}), so that neither competes with the shop
  * for a core. On two cores that took their turns off the shop's core, but the p99 still spread too
  * widely to resolve a few per cent: the shop's own collector and JIT share its one core
- * (bench/LATENCY.md, "Pinned").
+ * (bench/LATENCY.md, "Pinned"). With {@code -Dbench.with.jvm="<options>"} the "with agent" arm's
+ * shop JVM gets those options too (space-separated, each starting with {@code -}), so that a
+ * baseline arm of the same jar tells what the options change.
  */
 public final class ServiceLatencyBenchmark {
   static final String DEFAULT_AGENT_ARGS =
@@ -121,6 +123,19 @@ public final class ServiceLatencyBenchmark {
       }
     }
 
+    List<String> withJvm = new ArrayList<>();
+    for (String option : System.getProperty("bench.with.jvm", "").trim().split("\\s+")) {
+      if (option.isEmpty()) {
+        continue;
+      }
+      if (!option.startsWith("-")) {
+        System.err.println(
+            "-Dbench.with.jvm: '" + option + "' is not a JVM option: give options such as -Xss2m");
+        System.exit(2);
+      }
+      withJvm.add(option);
+    }
+
     Path data = Files.createTempDirectory("whyslow-latency-bench");
     try (RunningDaemon daemon =
         Whyslowd.start(
@@ -140,19 +155,28 @@ public final class ServiceLatencyBenchmark {
           duration,
           pairs,
           agentArgs,
-          baselineJars.isEmpty() ? "" : "; baseline agents " + baselineJars);
+          (baselineJars.isEmpty() ? "" : "; baseline agents " + baselineJars)
+              + (withJvm.isEmpty() ? "" : "; with agent also " + withJvm));
       List<Arm> arms = new ArrayList<>();
-      arms.add(new Arm("without agent", null, null));
+      arms.add(new Arm("without agent", null, null, List.of()));
       for (int b = 0; b < baselineJars.size(); b++) {
-        arms.add(new Arm("baseline " + (b + 1), baselineJars.get(b), fullAgentArgs));
+        arms.add(new Arm("baseline " + (b + 1), baselineJars.get(b), fullAgentArgs, List.of()));
       }
-      arms.add(new Arm("with agent", agentJar, fullAgentArgs));
+      arms.add(new Arm("with agent", agentJar, fullAgentArgs, withJvm));
       for (int i = 0; i < pairs; i++) {
         // Each round starts one arm later than the one before, so no arm always runs first.
         for (int j = 0; j < arms.size(); j++) {
           Arm arm = arms.get((i + j) % arms.size());
           Run run =
-              measure(arm.agentArgs(), examplesJar, arm.jar(), rate, warmup, duration, pinning);
+              measure(
+                  arm.agentArgs(),
+                  arm.jvmOptions(),
+                  examplesJar,
+                  arm.jar(),
+                  rate,
+                  warmup,
+                  duration,
+                  pinning);
           arm.runs().add(run);
           System.out.printf(
               Locale.ROOT,
@@ -190,9 +214,10 @@ public final class ServiceLatencyBenchmark {
   }
 
   /** One side of the comparison: no agent, or an agent jar with its arguments. */
-  private record Arm(String name, Path jar, String agentArgs, List<Run> runs) {
-    Arm(String name, Path jar, String agentArgs) {
-      this(name, jar, agentArgs, new ArrayList<>());
+  private record Arm(
+      String name, Path jar, String agentArgs, List<String> jvmOptions, List<Run> runs) {
+    Arm(String name, Path jar, String agentArgs, List<String> jvmOptions) {
+      this(name, jar, agentArgs, jvmOptions, new ArrayList<>());
     }
 
     double p99(int round) {
@@ -255,6 +280,7 @@ public final class ServiceLatencyBenchmark {
 
   private static Run measure(
       String agentArgs,
+      List<String> jvmOptions,
       Path examplesJar,
       Path agentJar,
       String rate,
@@ -265,6 +291,7 @@ public final class ServiceLatencyBenchmark {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> shopCommand = new ArrayList<>(pinning.shopPrefix());
     shopCommand.addAll(List.of(java, "-Xms512m", "-Xmx512m"));
+    shopCommand.addAll(jvmOptions);
     if (agentArgs != null) {
       shopCommand.add("-javaagent:" + agentJar + "=" + agentArgs);
     }
