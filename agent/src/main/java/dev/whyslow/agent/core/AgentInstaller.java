@@ -63,6 +63,12 @@ public final class AgentInstaller {
               + runtime.counters().classesInstrumented()
               + " classes instrumented so far): "
               + config);
+      if (config.invocations().enabled()) {
+        String advice = CopyCompilation.adviceForThisJvm();
+        if (advice != null) {
+          log.info(advice);
+        }
+      }
       return runtime;
     } finally {
       Probes.exitAgentWork(wasAgent);
