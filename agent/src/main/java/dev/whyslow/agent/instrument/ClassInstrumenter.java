@@ -153,6 +153,8 @@ public final class ClassInstrumenter {
       if (!MethodPlanner.instrumentable(own) || leaveAlone.contains(own.name + own.desc)) {
         continue;
       }
+      // Judged on the code as javac wrote it, before lambda sites move to methods of the class.
+      boolean counted = units.enabled() && DepthCounting.counts(own);
       // With a copy, the probes go into the copy and the method keeps its own code.
       boolean copied = copies && mayAddMethods && MethodCopies.dispatchable(node, own);
       if (copied && lambdaSites != null && LambdaSites.createsLambdas(own)) {
@@ -162,7 +164,6 @@ public final class ClassInstrumenter {
         lambdaSites.hoist(own);
       }
       MethodNode method = copied ? MethodCopies.copyOf(own) : own;
-      boolean counted = units.enabled() && DepthCounting.counts(own);
       MethodNode depthOnly = copied && counted ? MethodCopies.copyOf(own) : null;
       List<ProbePoint> points;
       ProbeFrames methodFrames;
