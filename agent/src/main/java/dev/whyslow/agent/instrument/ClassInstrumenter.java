@@ -260,6 +260,22 @@ public final class ClassInstrumenter {
    */
   private static void addCopies(
       ClassNode node, MethodNode own, MethodNode withProbes, MethodNode depthOnly, int methodId) {
+    if (SelfCalls.recursesAlone(node.name, node.access, own)) {
+      // One decision per recursion: each code's calls to itself stay in it.
+      String copied = own.name + MethodCopies.SUFFIX;
+      String depth = copied + MethodCopies.DEPTH_SUFFIX;
+      String plainName = copied + MethodCopies.OWN_SUFFIX;
+      MethodNode plain = MethodCopies.copyOf(own);
+      for (MethodNode code : new MethodNode[] {plain, own}) {
+        SelfCalls.retarget(node.name, node.access, own, code, plainName);
+      }
+      SelfCalls.retarget(node.name, node.access, own, withProbes, copied);
+      if (depthOnly != null) {
+        SelfCalls.retarget(node.name, node.access, own, depthOnly, depth);
+      }
+      MethodCopies.rename(plain, plainName);
+      node.methods.add(plain);
+    }
     MethodCopies.rename(withProbes, own.name + MethodCopies.SUFFIX);
     node.methods.add(withProbes);
     if (depthOnly != null) {

@@ -49,7 +49,8 @@ final class DepthCounting {
     return jumpsBack(method);
   }
 
-  private static boolean jdk(String owner) {
+  /** Whether {@code owner} is a class of the JDK. */
+  static boolean jdk(String owner) {
     return owner.startsWith("java/")
         || owner.startsWith("javax/")
         || owner.startsWith("jdk/")

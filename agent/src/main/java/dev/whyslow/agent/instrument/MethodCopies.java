@@ -48,6 +48,12 @@ final class MethodCopies {
   /** The suffix of the method that chooses between the two copies (by the entry's choice). */
   static final String MODE_SUFFIX = "$mode";
 
+  /**
+   * The suffix of a plain copy of the own code, which a method that recurses alone calls instead of
+   * itself ({@link SelfCalls}).
+   */
+  static final String OWN_SUFFIX = "$own";
+
   private static final int KEPT_ACCESS = Opcodes.ACC_STATIC | Opcodes.ACC_STRICT;
 
   private MethodCopies() {}
@@ -64,6 +70,7 @@ final class MethodCopies {
         && !method.name.endsWith(SUFFIX)
         && !method.name.endsWith(DEPTH_SUFFIX)
         && !method.name.endsWith(MODE_SUFFIX)
+        && !method.name.endsWith(OWN_SUFFIX)
         && !callerSensitive(method.visibleAnnotations)
         && !callerSensitive(method.invisibleAnnotations)
         && !asksForItsCaller(method);
@@ -92,7 +99,7 @@ final class MethodCopies {
   /** The method's name as the original, for a copy's name (as in a too-large exception). */
   static String originalName(String name) {
     String n = name;
-    for (String suffix : new String[] {DEPTH_SUFFIX, MODE_SUFFIX}) {
+    for (String suffix : new String[] {DEPTH_SUFFIX, MODE_SUFFIX, OWN_SUFFIX}) {
       if (n.endsWith(suffix)) {
         n = n.substring(0, n.length() - suffix.length());
       }
