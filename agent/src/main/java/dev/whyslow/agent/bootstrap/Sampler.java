@@ -166,9 +166,18 @@ final class Sampler {
     return run != null ? run : Probes.processRun;
   }
 
+  /**
+   * Draws the next countdown of evaluations after a sample. The countdown of invocations goes on as
+   * it is (both are geometric, so drawing it again would change nothing but the cost: a second
+   * logarithm at every sample); a rate change or the kill switch since the last look resyncs both.
+   */
   private static void next(ThreadState s) {
     try {
-      resync(s);
+      if (s.generation == Probes.generation && Probes.enabled && !s.agent) {
+        s.countdown = s.draw(Probes.rate);
+      } else {
+        resync(s);
+      }
     } catch (Throwable t) {
       s.countdown = Integer.MAX_VALUE;
     }
