@@ -8,10 +8,7 @@ import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.bootstrap.RecordingUnitListener;
 import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.bootstrap.Whyslow;
-import dev.whyslow.agent.config.ProbeSet;
-import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
-import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.List;
@@ -190,25 +187,12 @@ class MethodCopiesTest {
     Probes.setSamplingRate(1e-6, 1e-6);
   }
 
-  /** {@code c}'s class file rewritten with copies, units on. */
   private byte[] instrument(Class<?> c) throws Exception {
-    byte[] original;
-    try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
-      original = in.readAllBytes();
-    }
-    return new ClassInstrumenter(
-            registry,
-            ProbeSet.DEFAULT,
-            new InstrumentationCounters(),
-            new MethodRegistry(),
-            true,
-            List.of(),
-            true)
-        .instrument(original);
+    return CopiedFixtures.instrument(c, registry);
   }
 
   private static Class<?> load(Class<?> c, byte[] bytes) throws Exception {
-    return Class.forName(c.getName(), true, new BytesLoader(c, bytes));
+    return CopiedFixtures.load(c, bytes);
   }
 
   private int call(String name) throws Exception {
@@ -216,15 +200,11 @@ class MethodCopiesTest {
   }
 
   private long total() {
-    long sum = 0;
-    for (int slot = 0; slot < counts.capacity(); slot++) {
-      sum += counts.get(slot);
-    }
-    return sum;
+    return CopiedFixtures.total(counts);
   }
 
   private static MethodNode method(ClassNode node, String name) {
-    return node.methods.stream().filter(m -> m.name.equals(name)).findFirst().orElseThrow();
+    return CopiedFixtures.method(node, name);
   }
 
   /** Calls to {@code owner.name} in the method ({@code name} null: to any method of owner). */

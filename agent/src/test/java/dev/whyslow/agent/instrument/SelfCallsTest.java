@@ -7,10 +7,7 @@ import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.bootstrap.RecordingUnitListener;
 import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.bootstrap.Whyslow;
-import dev.whyslow.agent.config.ProbeSet;
-import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
-import java.io.InputStream;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -42,23 +39,8 @@ class SelfCallsTest {
   void instrumentTheFixture() throws Exception {
     registry = new SiteRegistry(10_000);
     counts = new ChunkedRunCounts(registry.slotCapacity());
-    byte[] original;
-    try (InputStream in = Recursion.class.getResourceAsStream("Recursion.class")) {
-      original = in.readAllBytes();
-    }
-    instrumented =
-        new ClassInstrumenter(
-                registry,
-                ProbeSet.DEFAULT,
-                new InstrumentationCounters(),
-                new MethodRegistry(),
-                true,
-                List.of(),
-                true)
-            .instrument(original);
-    fixture =
-        Class.forName(
-            Recursion.class.getName(), true, new BytesLoader(Recursion.class, instrumented));
+    instrumented = CopiedFixtures.instrument(Recursion.class, registry);
+    fixture = CopiedFixtures.load(Recursion.class, instrumented);
     Probes.setProcessRun(counts);
   }
 
@@ -143,15 +125,11 @@ class SelfCallsTest {
   }
 
   private long total() {
-    long sum = 0;
-    for (int slot = 0; slot < counts.capacity(); slot++) {
-      sum += counts.get(slot);
-    }
-    return sum;
+    return CopiedFixtures.total(counts);
   }
 
   private static MethodNode method(ClassNode node, String name) {
-    return node.methods.stream().filter(m -> m.name.equals(name)).findFirst().orElseThrow();
+    return CopiedFixtures.method(node, name);
   }
 
   /**

@@ -1,0 +1,51 @@
+package dev.whyslow.agent.instrument;
+
+import dev.whyslow.agent.bootstrap.ChunkedRunCounts;
+import dev.whyslow.agent.config.ProbeSet;
+import dev.whyslow.agent.core.MethodRegistry;
+import dev.whyslow.agent.core.SiteRegistry;
+import java.io.InputStream;
+import java.util.List;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/** Fixture classes instrumented as the agent does at production rates: copies on, units on. */
+final class CopiedFixtures {
+  private CopiedFixtures() {}
+
+  /** {@code c}'s class file rewritten with copies, units on, its sites in {@code registry}. */
+  static byte[] instrument(Class<?> c, SiteRegistry registry) throws Exception {
+    byte[] original;
+    try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
+      original = in.readAllBytes();
+    }
+    return new ClassInstrumenter(
+            registry,
+            ProbeSet.DEFAULT,
+            new InstrumentationCounters(),
+            new MethodRegistry(),
+            true,
+            List.of(),
+            true)
+        .instrument(original);
+  }
+
+  /** {@code c} defined from {@code bytes} in a loader of its own, initialised (so verified). */
+  static Class<?> load(Class<?> c, byte[] bytes) throws Exception {
+    return Class.forName(c.getName(), true, new BytesLoader(c, bytes));
+  }
+
+  /** Every count of the run together. */
+  static long total(ChunkedRunCounts counts) {
+    long sum = 0;
+    for (int slot = 0; slot < counts.capacity(); slot++) {
+      sum += counts.get(slot);
+    }
+    return sum;
+  }
+
+  /** The method of that name in the class. */
+  static MethodNode method(ClassNode node, String name) {
+    return node.methods.stream().filter(m -> m.name.equals(name)).findFirst().orElseThrow();
+  }
+}
