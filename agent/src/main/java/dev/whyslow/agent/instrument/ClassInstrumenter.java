@@ -260,10 +260,10 @@ public final class ClassInstrumenter {
    */
   private static void addCopies(
       ClassNode node, MethodNode own, MethodNode withProbes, MethodNode depthOnly, int methodId) {
+    String copied = own.name + MethodCopies.SUFFIX;
+    String depth = copied + MethodCopies.DEPTH_SUFFIX;
     if (SelfCalls.recursesAlone(node.name, node.access, own)) {
       // One decision per recursion: each code's calls to itself stay in it.
-      String copied = own.name + MethodCopies.SUFFIX;
-      String depth = copied + MethodCopies.DEPTH_SUFFIX;
       String plainName = copied + MethodCopies.OWN_SUFFIX;
       MethodNode plain = MethodCopies.copyOf(own);
       for (MethodNode code : new MethodNode[] {plain, own}) {
@@ -276,11 +276,11 @@ public final class ClassInstrumenter {
       MethodCopies.rename(plain, plainName);
       node.methods.add(plain);
     }
-    MethodCopies.rename(withProbes, own.name + MethodCopies.SUFFIX);
+    MethodCopies.rename(withProbes, copied);
     node.methods.add(withProbes);
     if (depthOnly != null) {
       MethodRewriter.rewrite(depthOnly, List.of(), new int[0], ProbeFrames.NONE, methodId);
-      MethodCopies.rename(depthOnly, own.name + MethodCopies.SUFFIX + MethodCopies.DEPTH_SUFFIX);
+      MethodCopies.rename(depthOnly, depth);
       node.methods.add(depthOnly);
     }
     boolean counted = methodId != MethodRewriter.NO_DEPTH;
