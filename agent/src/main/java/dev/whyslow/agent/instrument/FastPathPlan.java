@@ -31,8 +31,6 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
  * to zero, so the region runs in a copy whose probes are bare decrements (the fast path); otherwise
  * it runs in the copy with a check per probe (the slow path). Both copies decrement once per
  * evaluation, so which evaluation is recorded is exactly what it would be without the fast path.
- * Only a boundary inside an innermost loop ({@link InnermostLoops}) checks; every other one sends
- * control to the slow copy, which is as exact and costs a compare per probe where few run.
  *
  * <p>A call ends its region, since the callee moves the countdown; the method reloads it and checks
  * again. Where the verifier would not let control cross between the copies right after a call (an
@@ -43,12 +41,6 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
 final class FastPathPlan {
   /** Methods with more instructions than this are left to the checked probes alone. */
   static final int MAX_INSTRUCTIONS = 8_000;
-
-  /**
-   * The weight of a boundary whose check always sends control to the slow copy ({@link
-   * InnermostLoops}): the countdown is never above it, and C2 folds the check away.
-   */
-  static final int ALWAYS_SLOW = Integer.MAX_VALUE;
 
   private static final int[] NONE = {};
 
@@ -134,14 +126,12 @@ final class FastPathPlan {
     if (weight == null) {
       return null;
     }
-    // Outside innermost loops a boundary always goes to the slow copy and a call is no crossing.
-    boolean[] checked = InnermostLoops.cover(method, n, pureLoops.values());
     Map<AbstractInsnNode, Integer> boundaries = new LinkedHashMap<>();
     for (int i = 0; i < n; i++) {
       if (boundary[i] && (!silent[i] || i == 0)) {
         AbstractInsnNode first = firstReal(code, i);
         if (first != null) {
-          boundaries.merge(first, checked[i] ? weight[i] : ALWAYS_SLOW, Math::max);
+          boundaries.merge(first, weight[i], Math::max);
         }
       }
     }
@@ -149,7 +139,7 @@ final class FastPathPlan {
     Map<AbstractInsnNode, List<AbstractInsnNode>> reached = new HashMap<>();
     for (int i = 0; i < n; i++) {
       if (isCall(code[i]) && i + 1 < n) {
-        afterCalls.put(code[i], checked[i] ? weight[i + 1] : 0);
+        afterCalls.put(code[i], weight[i + 1]);
         reached.put(code[i], sitesReached(code, successors, boundary, sites, i + 1));
       }
     }
