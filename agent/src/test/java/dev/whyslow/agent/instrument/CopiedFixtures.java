@@ -1,6 +1,7 @@
 package dev.whyslow.agent.instrument;
 
 import dev.whyslow.agent.bootstrap.ChunkedRunCounts;
+import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.config.ProbeSet;
 import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
@@ -12,6 +13,22 @@ import org.objectweb.asm.tree.MethodNode;
 /** Fixture classes instrumented as the agent does at production rates: copies on, units on. */
 final class CopiedFixtures {
   private CopiedFixtures() {}
+
+  /**
+   * A fixture class instrumented into a registry of its own and loaded, with the counters it
+   * records into.
+   */
+  record Installed(SiteRegistry registry, ChunkedRunCounts counts, byte[] bytes, Class<?> type) {}
+
+  /** Instruments and loads {@code c}, and makes its counters the process run. */
+  static Installed install(Class<?> c) throws Exception {
+    SiteRegistry registry = new SiteRegistry(10_000);
+    ChunkedRunCounts counts = new ChunkedRunCounts(registry.slotCapacity());
+    byte[] bytes = instrument(c, registry);
+    Class<?> type = load(c, bytes);
+    Probes.setProcessRun(counts);
+    return new Installed(registry, counts, bytes, type);
+  }
 
   /** {@code c}'s class file rewritten with copies, units on, its sites in {@code registry}. */
   static byte[] instrument(Class<?> c, SiteRegistry registry) throws Exception {

@@ -3,12 +3,10 @@ package dev.whyslow.agent.instrument;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.whyslow.agent.bootstrap.ChunkedRunCounts;
 import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.bootstrap.RecordingUnitListener;
 import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.bootstrap.Whyslow;
-import dev.whyslow.agent.core.SiteRegistry;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.List;
@@ -31,18 +29,11 @@ import sample.fixture.InlineAndCopied;
  * not. A share of 1 samples every invocation; a share of one in a million, none in these tests.
  */
 class MethodCopiesTest {
-  private SiteRegistry registry;
-  private ChunkedRunCounts counts;
-  private byte[] instrumented;
-  private Class<?> fixture;
+  private CopiedFixtures.Installed installed;
 
   @BeforeEach
   void instrumentTheFixture() throws Exception {
-    registry = new SiteRegistry(10_000);
-    counts = new ChunkedRunCounts(registry.slotCapacity());
-    instrumented = instrument(Depths.class);
-    fixture = load(Depths.class, instrumented);
-    Probes.setProcessRun(counts);
+    installed = CopiedFixtures.install(Depths.class);
     Probes.setSamplingRate(1.0);
   }
 
@@ -100,7 +91,7 @@ class MethodCopiesTest {
     assertThat(call("shortCalleeDepth")).as("its copy has no depth count either").isZero();
     assertThat(total()).isPositive();
     ClassNode node = new ClassNode();
-    new ClassReader(instrumented).accept(node, 0);
+    new ClassReader(installed.bytes()).accept(node, 0);
     MethodNode own = method(node, "shortChild");
     assertThat(calls(own, MethodRewriter.PROBES, "sampledEntry")).isOne();
     assertThat(calls(own, MethodRewriter.PROBES, "entry")).isZero();
@@ -116,7 +107,7 @@ class MethodCopiesTest {
       } else {
         sampleNoInvocation();
       }
-      assertThatThrownBy(() -> fixture.getMethod("throwsOut").invoke(null))
+      assertThatThrownBy(() -> installed.type().getMethod("throwsOut").invoke(null))
           .isInstanceOf(InvocationTargetException.class)
           .cause()
           .isInstanceOf(IllegalStateException.class)
@@ -161,7 +152,7 @@ class MethodCopiesTest {
   @Test
   void theMethodKeepsItsOwnCodeAndItsCopiesArePrivateAndSynthetic() {
     ClassNode node = new ClassNode();
-    new ClassReader(instrumented).accept(node, 0);
+    new ClassReader(installed.bytes()).accept(node, 0);
     MethodNode own = method(node, "calleeDepth");
     assertThat(calls(own, MethodRewriter.PROBES, "state")).as("own code: no state fetch").isOne();
     assertThat(calls(own, MethodRewriter.UNITS, "enter")).isZero();
@@ -188,7 +179,7 @@ class MethodCopiesTest {
   }
 
   private byte[] instrument(Class<?> c) throws Exception {
-    return CopiedFixtures.instrument(c, registry);
+    return CopiedFixtures.instrument(c, installed.registry());
   }
 
   private static Class<?> load(Class<?> c, byte[] bytes) throws Exception {
@@ -196,11 +187,11 @@ class MethodCopiesTest {
   }
 
   private int call(String name) throws Exception {
-    return (int) fixture.getMethod(name).invoke(null);
+    return (int) installed.type().getMethod(name).invoke(null);
   }
 
   private long total() {
-    return CopiedFixtures.total(counts);
+    return CopiedFixtures.total(installed.counts());
   }
 
   private static MethodNode method(ClassNode node, String name) {

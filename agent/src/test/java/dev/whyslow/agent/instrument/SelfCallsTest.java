@@ -2,12 +2,10 @@ package dev.whyslow.agent.instrument;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.whyslow.agent.bootstrap.ChunkedRunCounts;
 import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.bootstrap.RecordingUnitListener;
 import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.bootstrap.Whyslow;
-import dev.whyslow.agent.core.SiteRegistry;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -30,18 +28,11 @@ import sample.fixture.Recursion;
 class SelfCallsTest {
   private static final String OWN = MethodCopies.SUFFIX + MethodCopies.OWN_SUFFIX;
 
-  private SiteRegistry registry;
-  private ChunkedRunCounts counts;
-  private byte[] instrumented;
-  private Class<?> fixture;
+  private CopiedFixtures.Installed installed;
 
   @BeforeEach
   void instrumentTheFixture() throws Exception {
-    registry = new SiteRegistry(10_000);
-    counts = new ChunkedRunCounts(registry.slotCapacity());
-    instrumented = CopiedFixtures.instrument(Recursion.class, registry);
-    fixture = CopiedFixtures.load(Recursion.class, instrumented);
-    Probes.setProcessRun(counts);
+    installed = CopiedFixtures.install(Recursion.class);
   }
 
   @AfterEach
@@ -54,7 +45,7 @@ class SelfCallsTest {
   @Test
   void eachCodeOfAMethodThatRecursesAloneCallsItself() {
     ClassNode node = new ClassNode();
-    new ClassReader(instrumented).accept(node, 0);
+    new ClassReader(installed.bytes()).accept(node, 0);
     assertThat(selfCallTargets(method(node, "sum"), "sum")).containsExactly("sum" + OWN);
     assertThat(selfCallTargets(method(node, "sum" + OWN), "sum")).containsExactly("sum" + OWN);
     String copy = "sum" + MethodCopies.SUFFIX;
@@ -79,14 +70,14 @@ class SelfCallsTest {
   void resultsAreTheOriginalsInEveryCode() throws Exception {
     long[] expected = results(Recursion.class);
     Probes.setSamplingRate(1.0); // every invocation runs its copy with probes
-    assertThat(results(fixture)).containsExactly(expected);
+    assertThat(results(installed.type())).containsExactly(expected);
     Probes.setSamplingRate(1e-6, 1e-6); // none does
-    assertThat(results(fixture)).containsExactly(expected);
+    assertThat(results(installed.type())).containsExactly(expected);
     Units.install(new RecordingUnitListener());
     int depth = Probes.state().depth;
     Whyslow.unitBegin("test.unit");
     try {
-      assertThat(results(fixture)).containsExactly(expected);
+      assertThat(results(installed.type())).containsExactly(expected);
     } finally {
       Whyslow.unitEnd();
     }
@@ -109,7 +100,7 @@ class SelfCallsTest {
     Set<Long> totals = new HashSet<>();
     for (int i = 0; i < 200; i++) {
       long before = total();
-      fixture.getMethod(name, int.class).invoke(null, 20);
+      installed.type().getMethod(name, int.class).invoke(null, 20);
       totals.add(total() - before);
     }
     return totals;
@@ -125,7 +116,7 @@ class SelfCallsTest {
   }
 
   private long total() {
-    return CopiedFixtures.total(counts);
+    return CopiedFixtures.total(installed.counts());
   }
 
   private static MethodNode method(ClassNode node, String name) {
