@@ -7,10 +7,8 @@ import java.util.List;
  * The JVM option that lets the JIT compile the agent's copies as soon as it compiles other code. A
  * copy runs one invocation in {@code 1 / sampling.invocation.share} (20 by default), so it reaches
  * C2's invocation thresholds 20 times later than its method and runs for a long time in C1's
- * profiled code, which in a service shows at the p99 (bench/LATENCY.md). The copies' warm-up loop
- * ({@code CopyWarmUp}) brings that down to 600 invocations of the copy; the option goes further.
- * The agent cannot set a JIT option for itself; it says, once at start and at {@code log=info},
- * when it is missing.
+ * profiled code, which in a service shows at the p99 (bench/LATENCY.md). The agent cannot set a JIT
+ * option for itself; it says, once at start and at {@code log=info}, when it is missing.
  */
 final class CopyCompilation {
   /** Scales the compile thresholds of every method whose name holds "whyslow" (the copies). */

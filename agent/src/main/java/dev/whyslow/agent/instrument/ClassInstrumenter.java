@@ -277,7 +277,6 @@ public final class ClassInstrumenter {
       node.methods.add(plain);
     }
     MethodCopies.rename(withProbes, copied);
-    CopyWarmUp.prepend(node.name, withProbes);
     node.methods.add(withProbes);
     if (depthOnly != null) {
       MethodRewriter.rewrite(depthOnly, List.of(), new int[0], ProbeFrames.NONE, methodId);
