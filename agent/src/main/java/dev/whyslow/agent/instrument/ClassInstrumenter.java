@@ -262,7 +262,16 @@ public final class ClassInstrumenter {
       ClassNode node, MethodNode own, MethodNode withProbes, MethodNode depthOnly, int methodId) {
     String copied = own.name + MethodCopies.SUFFIX;
     String depth = copied + MethodCopies.DEPTH_SUFFIX;
-    if (SelfCalls.recursesAlone(node.name, node.access, own)) {
+    boolean recursesAlone = SelfCalls.recursesAlone(node.name, node.access, own);
+    if (!recursesAlone && MethodCopies.mergeable(own, withProbes, depthOnly)) {
+      if (depthOnly != null) {
+        MethodRewriter.rewrite(depthOnly, List.of(), new int[0], ProbeFrames.NONE, methodId);
+      }
+      MethodCopies.merge(
+          own, node.name, withProbes, depthOnly, methodId != MethodRewriter.NO_DEPTH);
+      return;
+    }
+    if (recursesAlone) {
       // One decision per recursion: each code's calls to itself stay in it.
       String plainName = copied + MethodCopies.OWN_SUFFIX;
       MethodNode plain = MethodCopies.copyOf(own);

@@ -163,20 +163,7 @@ final class MethodCopies {
     int choice = method.maxLocals; // a new local, used only here
     method.maxLocals++;
     LabelNode own = new LabelNode();
-    InsnList code = new InsnList();
-    LineNumberNode firstLine = firstLine(method);
-    if (firstLine != null) {
-      // A stack trace through the dispatch names the method's first line, not "Unknown Source".
-      LabelNode start = new LabelNode();
-      code.add(start);
-      code.add(new LineNumberNode(firstLine.line, start));
-    }
-    // stack: (empty, method entry)
-    String entry = counted ? "entry" : "sampledEntry";
-    code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.PROBES, entry, "()I"));
-    code.add(new VarInsnNode(Opcodes.ISTORE, choice));
-    code.add(new VarInsnNode(Opcodes.ILOAD, choice));
-    code.add(new JumpInsnNode(Opcodes.IFEQ, own)); // Probes.OWN
+    InsnList code = choice(method, counted, choice, own);
     MethodNode chooser = null;
     if (depthOnly != null) {
       chooser = chooser(owner, method, withProbes, depthOnly);
@@ -191,6 +178,134 @@ final class MethodCopies {
     method.instructions.insert(code);
     method.maxStack = Math.max(method.maxStack, argumentSlots(method) + 1);
     return chooser;
+  }
+
+  /**
+   * The JIT's limit for inlining a method at a frequent call site ({@code FreqInlineSize}, 325
+   * bytes on JDK 17 to 25): a method longer than this is never inlined, so its code may grow.
+   */
+  static final int FREQ_INLINE_SIZE = 325;
+
+  /**
+   * The most code a method with its copies inside may have: the JIT does not compile a method of
+   * more than 8,000 bytes ({@code HugeMethodLimit}), and the estimate must stay clear of it.
+   */
+  static final int MAX_MERGED_SIZE = 7_000;
+
+  /**
+   * Whether the copies of {@code own} should go into its own body ({@link #merge}) rather than into
+   * methods of their own. A copy in a method of its own has its own invocation counter: with one
+   * invocation in 20, the copy of a method called once per request runs in the JIT's slow,
+   * profiling code for minutes, and its compilation, when it comes, lands in the middle of the
+   * service's traffic ({@code bench/LATENCY.md}). In the method's own body it is compiled with the
+   * method, as soon as the method is hot. Only for a method the JIT would not inline anyway
+   * (longer, with its dispatch, than {@link #FREQ_INLINE_SIZE}), so that no caller's inlining
+   * changes, and only while the whole stays well under the size the JIT compiles at all.
+   */
+  static boolean mergeable(MethodNode own, MethodNode withProbes, MethodNode depthOnly) {
+    int ownSize = BytecodeSize.of(own);
+    if (ownSize + dispatchSize(own) <= FREQ_INLINE_SIZE) {
+      return false;
+    }
+    int total = ownSize + BytecodeSize.of(withProbes);
+    if (depthOnly != null) {
+      total += BytecodeSize.of(depthOnly);
+    }
+    return total <= MAX_MERGED_SIZE;
+  }
+
+  /**
+   * About how many bytes {@link #dispatch} adds in front of a method's own code: the entry's call,
+   * the choice's store, load and test, the arguments' loads, the call to the chooser and the
+   * return. What the JIT weighs is the method with it.
+   */
+  private static int dispatchSize(MethodNode method) {
+    return 3 + 2 + 2 + 3 + 2 * argumentSlots(method) + 2 + 3 + 1;
+  }
+
+  /**
+   * As {@link #dispatch}, with the copies' code inside {@code method} after its own, behind the
+   * same choice: one method for the JIT, compiled once, whose profile counts every invocation. The
+   * copies' stack traces then show the method's own name. {@code withProbes} and {@code depthOnly}
+   * must be fully rewritten; they are not added to the class. As in {@link #dispatch}, without a
+   * depth-only copy every invocation that is not the own code's runs {@code withProbes}.
+   *
+   * @param counted whether the copies count depth, so that inside a unit no invocation may run the
+   *     own code
+   */
+  static void merge(
+      MethodNode method,
+      String owner,
+      MethodNode withProbes,
+      MethodNode depthOnly,
+      boolean counted) {
+    boolean twoCopies = depthOnly != null;
+    int choice = method.maxLocals; // a new local, used only here
+    method.maxLocals++;
+    LabelNode own = new LabelNode();
+    LabelNode probes = new LabelNode();
+    LabelNode depth = twoCopies ? new LabelNode() : null;
+    InsnList code = choice(method, counted, choice, own);
+    if (twoCopies) {
+      code.add(new VarInsnNode(Opcodes.ILOAD, choice));
+      code.add(new InsnNode(Opcodes.ICONST_1)); // Probes.PROBES
+      code.add(new JumpInsnNode(Opcodes.IF_ICMPNE, depth));
+    }
+    code.add(new JumpInsnNode(Opcodes.GOTO, probes));
+    code.add(own);
+    List<Object> entryLocals = entryLocals(owner, method);
+    if (!startsWithFrame(method)) {
+      code.add(frame(entryLocals));
+    }
+    method.instructions.insert(code);
+    append(method, withProbes, probes, entryLocals);
+    if (twoCopies) {
+      append(method, depthOnly, depth, entryLocals);
+    }
+    method.maxStack = Math.max(method.maxStack, Math.max(withProbes.maxStack, 2));
+    method.maxLocals = Math.max(method.maxLocals, withProbes.maxLocals);
+    if (twoCopies) {
+      method.maxStack = Math.max(method.maxStack, depthOnly.maxStack);
+      method.maxLocals = Math.max(method.maxLocals, depthOnly.maxLocals);
+    }
+  }
+
+  /**
+   * Appends {@code copy}'s code to {@code method} at {@code start}, which the dispatch jumps to
+   * with the entry's locals; the copy's handlers go with it. Its local variable names do not: a
+   * debugger shows the method's own.
+   */
+  private static void append(
+      MethodNode method, MethodNode copy, LabelNode start, List<Object> entryLocals) {
+    method.instructions.add(start);
+    if (!startsWithFrame(copy)) {
+      method.instructions.add(frame(entryLocals));
+    }
+    // stack: (empty, the copy's entry)
+    method.instructions.add(copy.instructions);
+    method.tryCatchBlocks.addAll(copy.tryCatchBlocks);
+  }
+
+  /**
+   * The start of every dispatch: the entry's choice into local {@code choice}, and a jump to {@code
+   * own} for {@code Probes.OWN}; the rest of the choice is left to the caller.
+   */
+  private static InsnList choice(MethodNode method, boolean counted, int choice, LabelNode own) {
+    InsnList code = new InsnList();
+    LineNumberNode firstLine = firstLine(method);
+    if (firstLine != null) {
+      // A stack trace through the dispatch names the method's first line, not "Unknown Source".
+      LabelNode start = new LabelNode();
+      code.add(start);
+      code.add(new LineNumberNode(firstLine.line, start));
+    }
+    // stack: (empty, method entry)
+    String entry = counted ? "entry" : "sampledEntry";
+    code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.PROBES, entry, "()I"));
+    code.add(new VarInsnNode(Opcodes.ISTORE, choice));
+    code.add(new VarInsnNode(Opcodes.ILOAD, choice));
+    code.add(new JumpInsnNode(Opcodes.IFEQ, own)); // Probes.OWN
+    return code;
   }
 
   /**

@@ -32,6 +32,11 @@ final class CopiedFixtures {
 
   /** {@code c}'s class file rewritten with copies, units on, its sites in {@code registry}. */
   static byte[] instrument(Class<?> c, SiteRegistry registry) throws Exception {
+    return instrument(c, registry, true);
+  }
+
+  /** As {@link #instrument(Class, SiteRegistry)}; without copies, probes go inline. */
+  static byte[] instrument(Class<?> c, SiteRegistry registry, boolean copies) throws Exception {
     byte[] original;
     try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
       original = in.readAllBytes();
@@ -43,7 +48,7 @@ final class CopiedFixtures {
             new MethodRegistry(),
             true,
             List.of(),
-            true)
+            copies)
         .instrument(original);
   }
 
