@@ -32,7 +32,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  * fewer invocations per window and their sites were recorded less often than the rate, by up to 20
  * times while the copies were not compiled yet.) A call from a copy goes to the callee's own entry,
  * which decides again. Copies are named after their method, so a stack trace taken in a sampled
- * invocation or a unit shows {@code sort$whyslow} below {@code sort}.
+ * invocation or a unit shows {@code sort$whyslow} below {@code sort}; a method too long to inline
+ * keeps its copies inside its own body instead ({@link #merge}).
  *
  * <p>Constructors and class initialisers keep their probes inline (a constructor's code cannot move
  * to another method), and so do interfaces, caller-sensitive methods and classes being
