@@ -2,6 +2,7 @@ package dev.whyslow.agent.instrument;
 
 import dev.whyslow.agent.bootstrap.ChunkedRunCounts;
 import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.config.ProbeSet;
 import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
@@ -28,6 +29,16 @@ final class CopiedFixtures {
     Class<?> type = load(c, bytes);
     Probes.setProcessRun(counts);
     return new Installed(registry, counts, bytes, type);
+  }
+
+  /**
+   * Puts back what {@link #install} and the tests change in the bootstrap probes: no unit listener,
+   * no process run, the default rate.
+   */
+  static void uninstall() {
+    Units.install(null);
+    Probes.setProcessRun(null);
+    Probes.setSamplingRate(1e-4);
   }
 
   /** {@code c}'s class file rewritten with copies, units on, its sites in {@code registry}. */

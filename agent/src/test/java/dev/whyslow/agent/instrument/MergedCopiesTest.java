@@ -45,9 +45,7 @@ class MergedCopiesTest {
 
   @AfterEach
   void restoreProbes() {
-    Units.install(null);
-    Probes.setProcessRun(null);
-    Probes.setSamplingRate(1e-4);
+    CopiedFixtures.uninstall();
   }
 
   @Test

@@ -39,9 +39,7 @@ class MethodCopiesTest {
 
   @AfterEach
   void restoreProbes() {
-    Units.install(null);
-    Probes.setProcessRun(null);
-    Probes.setSamplingRate(1e-4);
+    CopiedFixtures.uninstall();
   }
 
   @Test

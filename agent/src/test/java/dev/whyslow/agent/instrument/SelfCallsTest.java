@@ -37,9 +37,7 @@ class SelfCallsTest {
 
   @AfterEach
   void restoreProbes() {
-    Units.install(null);
-    Probes.setProcessRun(null);
-    Probes.setSamplingRate(1e-4);
+    CopiedFixtures.uninstall();
   }
 
   @Test
