@@ -71,8 +71,8 @@ final class FastPathPlan {
    * The plan for a method with these probe points, or {@code null} when it should not get a fast
    * path: no loop holds a probe (a straight-line method saves little and would only grow past the
    * JIT's inlining limits), every loop that holds one calls out (see {@link
-   * #aCallFreeLoopHoldsASite}), it is a constructor, it is too large, or its control flow cannot be
-   * followed.
+   * #aCallFreeLoopHoldsASite}) or is settled at its exit ({@link PureLoops}) in a method that calls
+   * out, it is a constructor, it is too large, or its control flow cannot be followed.
    */
   static FastPathPlan of(MethodNode method, List<ProbePoint> points) {
     if (points.isEmpty() || method.name.equals("<init>")) {
@@ -116,10 +116,14 @@ final class FastPathPlan {
       pureLoops.put(code[pure.branch()], pure);
     }
     boolean loops = markRetreatingTargets(successors, boundary);
-    if (pureLoops.isEmpty()
-        && (!loops
-            || !anyLoopHoldsASite(successors, boundary, sites)
-            || !aCallFreeLoopHoldsASite(method, code, sites))) {
+    boolean checkedLoop =
+        loops
+            && anyLoopHoldsASite(successors, boundary, sites)
+            && aCallFreeLoopHoldsASite(method, code, sites);
+    if (!checkedLoop && (pureLoops.isEmpty() || callsOut(code))) {
+      // Settled loops alone pay for the doubled code only where no call ends a region: in a
+      // method that calls out, each call adds a check and a crossing, and a short settled loop
+      // (ProductPage's ratings) saves less than that costs (bench/LATENCY.md, fifteenth session).
       return null;
     }
     int[] weight = weights(code, successors, boundary, sites);
@@ -173,6 +177,15 @@ final class FastPathPlan {
 
   boolean hasPureLoops() {
     return !pureLoops.isEmpty();
+  }
+
+  private static boolean callsOut(AbstractInsnNode[] code) {
+    for (AbstractInsnNode insn : code) {
+      if (isCall(insn)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static boolean isCall(AbstractInsnNode insn) {

@@ -13,7 +13,8 @@ import org.objectweb.asm.tree.MethodNode;
 
 /**
  * Which methods get the fast path: those with a loop that holds a probe and calls nothing. A loop
- * that calls out on every iteration keeps its checked probes (see {@code FastPathPlan}).
+ * that calls out on every iteration keeps its checked probes, and so does a loop settled at its
+ * exit in a method that calls out (see {@code FastPathPlan}).
  */
 class FastPathChoiceTest {
   /** Fixture: the same count with and without a call in the loop. */
@@ -40,6 +41,28 @@ class FastPathChoiceTest {
       return n;
     }
 
+    static int settledLoopAlone(int[] xs) {
+      int n = 0;
+      int sum = 0;
+      for (int x : xs) {
+        sum += x;
+        n++;
+      }
+      return n == 0 ? 0 : sum / n;
+    }
+
+    static int settledLoopAmongCalls(int[] xs, StringBuilder out) {
+      out.append(xs.length);
+      int n = 0;
+      int sum = 0;
+      for (int x : xs) {
+        sum += x;
+        n++;
+      }
+      out.append(sum);
+      return n;
+    }
+
     static int callBeforeTheLoop(int[] xs, StringBuilder out) {
       out.append(xs.length);
       int n = 0;
@@ -53,7 +76,8 @@ class FastPathChoiceTest {
   }
 
   @Test
-  void onlyMethodsWithACallFreeLoopHoldingAProbeGetTheFastPath() throws Exception {
+  void onlyMethodsWithACallFreeLoopHoldingAProbeOrSettledLoopsAndNoCallGetTheFastPath()
+      throws Exception {
     byte[] original;
     try (InputStream in = Loops.class.getResourceAsStream("FastPathChoiceTest$Loops.class")) {
       original = in.readAllBytes();
@@ -62,12 +86,14 @@ class FastPathChoiceTest {
     byte[] out =
         new ClassInstrumenter(new SiteRegistry(10_000), ProbeSet.DEFAULT, counters)
             .instrument(original);
-    assertThat(counters.methodsWithFastPath()).isEqualTo(2);
+    assertThat(counters.methodsWithFastPath()).isEqualTo(3);
     ClassNode node = new ClassNode();
     new ClassReader(out).accept(node, 0);
     assertThat(copiesOf(node, "callFree")).isEqualTo(2);
     assertThat(copiesOf(node, "callBeforeTheLoop")).isEqualTo(2);
     assertThat(copiesOf(node, "callsOut")).isEqualTo(1);
+    assertThat(copiesOf(node, "settledLoopAlone")).isEqualTo(2);
+    assertThat(copiesOf(node, "settledLoopAmongCalls")).isEqualTo(1);
   }
 
   /**
