@@ -20,7 +20,9 @@ import org.objectweb.asm.tree.TableSwitchInsnNode;
  * depth-only copy, two stores) cost as much again, on every call. Such a method neither holds a
  * unit's time by itself nor tells one calling context from another, so it is never a guard; the
  * methods around it still count. A short method that calls the application's code still counts:
- * which callee it calls may be what tells one kind of request from another.
+ * which callee it calls may be what tells one kind of request from another; a lambda body that is
+ * straight-line glue does not ({@link LambdaGlue}): it is called through its interface, and its
+ * callees count for it.
  */
 final class DepthCounting {
   /** Methods of at most this many bytecode instructions, with no loop or handler, do not count. */
@@ -32,6 +34,10 @@ final class DepthCounting {
 
   /** Whether {@code method} counts its frame when it runs inside a unit. */
   static boolean counts(MethodNode method) {
+    if (LambdaGlue.isGlue(method)) {
+      // Called through its interface, often by the JDK, and straight-line glue (LambdaGlue).
+      return false;
+    }
     if (!method.tryCatchBlocks.isEmpty()) {
       // Its handlers put the depth back after an exception thrown through counted callees.
       return true;

@@ -62,7 +62,7 @@ final class MethodPlanner {
     Type returnType = Type.getReturnType(method.desc);
     LoopAnalysis loops = null;
     ScalarPairPlanner scalarPairs = null;
-    boolean returns = probes.returns() && !isTrivial(method);
+    boolean returns = probes.returns() && !isTrivial(method) && !LambdaGlue.isGlue(method);
     int ordinal = -1;
     int line = -1;
     for (int i = 0; i < insns.size(); i++) {
