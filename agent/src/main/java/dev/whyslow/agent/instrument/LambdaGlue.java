@@ -18,11 +18,11 @@ import org.objectweb.asm.tree.MethodNode;
  * stream's mapper), so the JIT cannot share its caller's thread-state lookup with it the way it
  * does for instrumented methods inlined into instrumented callers, and every call paid the lookup
  * and the entry's choice in full (in the example shop, two such key extractors were 200,000 of some
- * 400,000 instrumented entries per round and two points of its in-unit cost; bench/LATENCY.md).
- * What is lost is little: its value goes back to whoever called the interface, usually the JDK,
- * where no branch of the application reads it; the methods it calls keep their own probes and depth
- * count; and a straight line has no branch of its own. A lambda that branches or loops is
- * instrumented as any method.
+ * 400,000 instrumented entries per round and a point of its in-unit cost; bench/LATENCY.md). What
+ * is lost is little: its value goes back to whoever called the interface, usually the JDK, where no
+ * branch of the application reads it; the methods it calls keep their own probes and depth count;
+ * and a straight line has no branch of its own. A lambda that branches or loops is instrumented as
+ * any method.
  */
 final class LambdaGlue {
   private LambdaGlue() {}
