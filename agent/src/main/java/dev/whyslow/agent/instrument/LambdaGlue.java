@@ -1,12 +1,7 @@
 package dev.whyslow.agent.instrument;
 
 import static org.objectweb.asm.Opcodes.ACC_SYNTHETIC;
-import static org.objectweb.asm.Opcodes.ATHROW;
-import static org.objectweb.asm.Opcodes.LOOKUPSWITCH;
-import static org.objectweb.asm.Opcodes.TABLESWITCH;
 
-import org.objectweb.asm.tree.AbstractInsnNode;
-import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
@@ -32,20 +27,6 @@ final class LambdaGlue {
     if ((method.access & ACC_SYNTHETIC) == 0 || !method.name.startsWith("lambda$")) {
       return false;
     }
-    int real = 0;
-    for (AbstractInsnNode insn : method.instructions) {
-      int op = insn.getOpcode();
-      if (op < 0) {
-        continue;
-      }
-      if (++real > MethodPlanner.TRIVIAL_MAX_INSTRUCTIONS
-          || insn instanceof JumpInsnNode
-          || op == TABLESWITCH
-          || op == LOOKUPSWITCH
-          || op == ATHROW) {
-        return false;
-      }
-    }
-    return method.tryCatchBlocks.isEmpty();
+    return method.tryCatchBlocks.isEmpty() && MethodPlanner.isStraightLine(method, true);
   }
 }

@@ -118,16 +118,24 @@ final class MethodPlanner {
    * service-shaped workload, return probes on accessors were most of the agent's overhead).
    */
   static boolean isTrivial(MethodNode method) {
+    return isStraightLine(method, false);
+  }
+
+  /**
+   * Whether the method is a straight line of at most {@value #TRIVIAL_MAX_INSTRUCTIONS}
+   * instructions: no jump, switch or throw, and no call unless {@code callsAllowed}.
+   */
+  static boolean isStraightLine(MethodNode method, boolean callsAllowed) {
     int real = 0;
     for (AbstractInsnNode insn : method.instructions) {
       int op = insn.getOpcode();
       if (op < 0) {
         continue;
       }
+      boolean call = insn instanceof MethodInsnNode || insn instanceof InvokeDynamicInsnNode;
       if (++real > TRIVIAL_MAX_INSTRUCTIONS
           || insn instanceof JumpInsnNode
-          || insn instanceof MethodInsnNode
-          || insn instanceof InvokeDynamicInsnNode
+          || (call && !callsAllowed)
           || op == TABLESWITCH
           || op == LOOKUPSWITCH
           || op == ATHROW) {
