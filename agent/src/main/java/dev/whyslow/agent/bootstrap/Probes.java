@@ -113,7 +113,7 @@ public final class Probes {
   public static int entry() {
     ThreadState s = ThreadStates.current();
     if (--s.invocations > 0) {
-      return s.unit == null ? OWN : DEPTH;
+      return s.unsampled;
     }
     return Sampler.sampledInvocation(s);
   }

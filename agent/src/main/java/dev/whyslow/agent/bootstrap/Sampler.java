@@ -60,18 +60,18 @@ final class Sampler {
       // decides this invocation too, so that it is sampled with the new share, no more often.
       resync(s);
       if (--s.invocations > 0) {
-        return s.unit == null ? Probes.OWN : Probes.DEPTH;
+        return s.unsampled;
       }
     }
     if (!Probes.enabled || s.agent) {
       s.invocations = Integer.MAX_VALUE; // until the switch is on again (a resync)
-      return s.unit == null ? Probes.OWN : Probes.DEPTH;
+      return s.unsampled;
     }
     s.invocations = s.draw(Probes.invocationRate);
     if (s.busy) {
       // Instrumented code called by the sampled path itself: this invocation's turn is dropped,
       // and the countdown goes on for the application's invocations.
-      return s.unit == null ? Probes.OWN : Probes.DEPTH;
+      return s.unsampled;
     }
     return Probes.PROBES;
   }

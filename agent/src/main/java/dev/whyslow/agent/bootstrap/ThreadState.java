@@ -18,7 +18,7 @@ public final class ThreadState {
    * The id of the thread this state belongs to; {@link ThreadStates} keeps states of dead threads,
    * by id rather than by reference so that it keeps no dead thread alive.
    */
-  final long threadId = Thread.currentThread().getId();
+  final long threadId;
 
   /**
    * Invocations of methods with copies left until the next one that runs its copy with probes
@@ -48,17 +48,27 @@ public final class ThreadState {
    */
   public int depth;
 
-  /** The running unit, or {@code null}. */
+  /**
+   * The running unit, or {@code null}; set with {@link #startUnit}, cleared with {@link #endUnit}.
+   */
   UnitState unit;
+
+  /**
+   * What an invocation that is not sampled runs: {@link Probes#OWN} outside units, {@link
+   * Probes#DEPTH} inside one. Kept beside {@link #unit} so that {@link Probes#entry} returns a
+   * field instead of testing one, which keeps it within the 35 bytes the JIT's first tier inlines.
+   */
+  int unsampled = Probes.OWN;
 
   /**
    * Which method entries have unit work to do, the one thing a method entry checks besides the
    * depth: bit {@code id % 256} (word {@code id / 64 % 4}) is set for the guards of the running
    * unit's model, and every bit while the unit is traced; all are clear outside units. An entry
    * whose bit is set calls {@code Units.entered}, which checks the method exactly, so a method that
-   * shares a guard's bit only pays that call. Four fields rather than an array: with the method id
-   * a constant the JIT reads one field, where reading an array element at every entry cost a loop
-   * over inlined methods about 2 ns an entry (UnitEntryBenchmark, bench/LATENCY.md).
+   * shares a guard's bit only pays that call. Four fields rather than an array: each entry method
+   * of {@link UnitEntries} reads the one its method's id falls in, where reading an array element
+   * at every entry cost a loop over inlined methods about 2 ns an entry (UnitEntryBenchmark,
+   * bench/LATENCY.md).
    */
   long watched0;
 
@@ -75,18 +85,37 @@ public final class ThreadState {
   private static long seedSequence = System.nanoTime();
 
   ThreadState() {
+    threadId = Thread.currentThread().getId();
     // A racy static sequence is fine: it only spreads seeds, the mix below does the rest.
     long s = seedSequence += 0x9E3779B97F4A7C15L;
     seed = mix(s ^ System.nanoTime() ^ (Thread.currentThread().getId() * 0xBF58476D1CE4E5B9L));
     generation = Probes.generation - 1; // forces a sync (and first draw) on first use
   }
 
-  /** Whether the entry of method {@code methodId} may have unit work, see {@link #watched0}. */
-  static boolean watches(ThreadState s, int methodId) {
-    int word = (methodId >>> 6) & 3;
-    long bits =
-        word == 0 ? s.watched0 : word == 1 ? s.watched1 : word == 2 ? s.watched2 : s.watched3;
-    return (bits & (1L << methodId)) != 0; // the shift takes methodId % 64
+  /**
+   * A state no thread owns, for the empty slots of {@link ThreadStates}' table: no thread has id
+   * -1, so a lookup never takes it for its own.
+   */
+  static ThreadState nobody() {
+    return new ThreadState(-1L);
+  }
+
+  private ThreadState(long threadId) {
+    this.threadId = threadId;
+  }
+
+  /** {@code u} starts on this thread, watching the entries in {@code bits} (see {@link #watch}). */
+  void startUnit(UnitState u, long[] bits) {
+    unit = u;
+    unsampled = Probes.DEPTH;
+    watch(bits);
+  }
+
+  /** The running unit ends: no entry has unit work, and no invocation needs the depth count. */
+  void endUnit() {
+    unit = null;
+    unsampled = Probes.OWN;
+    unwatch();
   }
 
   /** Sets the watched bits to {@code bits}, four words, or to all of them with {@code null}. */

@@ -23,7 +23,14 @@ final class ThreadStates {
   /** Slots in the table: thread ids are dense, so this covers the first thousands of threads. */
   static final int SLOTS = 4096;
 
-  private static final ThreadState[] BY_ID = new ThreadState[SLOTS];
+  /**
+   * What an empty slot holds instead of {@code null}, so that a lookup has one test to make, not
+   * two: with it {@link #current} stays within the 35 bytes that the JIT's first tier (and C2, at a
+   * call site that is not hot) inlines, where the extra null test took it to 40.
+   */
+  private static final ThreadState NOBODY = ThreadState.nobody();
+
+  private static final ThreadState[] BY_ID = emptyTable();
 
   private static final ThreadLocal<ThreadState> OWNERS =
       new ThreadLocal<ThreadState>() {
@@ -37,11 +44,10 @@ final class ThreadStates {
 
   /** The calling thread's state, synchronised with the current rate and kill switch. */
   static ThreadState current() {
-    Thread thread = Thread.currentThread();
-    long id = thread.getId();
+    long id = Thread.currentThread().getId();
     ThreadState s = BY_ID[(int) id & (SLOTS - 1)];
-    if (s == null || s.threadId != id) {
-      s = claim(thread);
+    if (s.threadId != id) {
+      s = claim();
     }
     return s;
   }
@@ -53,8 +59,16 @@ final class ThreadStates {
    */
   static void forgetAll() {
     for (int i = 0; i < SLOTS; i++) {
-      BY_ID[i] = null;
+      BY_ID[i] = NOBODY;
     }
+  }
+
+  private static ThreadState[] emptyTable() {
+    ThreadState[] table = new ThreadState[SLOTS];
+    for (int i = 0; i < SLOTS; i++) {
+      table[i] = NOBODY;
+    }
+    return table;
   }
 
   /** The calling thread's own state, without the table, for the agent's controls. */
@@ -62,7 +76,8 @@ final class ThreadStates {
     return OWNERS.get();
   }
 
-  private static ThreadState claim(Thread thread) {
+  private static ThreadState claim() {
+    Thread thread = Thread.currentThread();
     ThreadState s = OWNERS.get();
     if (s.generation != Probes.generation) {
       Sampler.resync(s);

@@ -84,20 +84,20 @@ public final class Units {
   // ---- called by instrumented code ----
 
   /**
-   * At the entry of every depth-counted method: one more frame on this thread; returns the frame's
-   * depth, which the method keeps in a local to restore at returns, throws and handlers. Small
-   * enough for the JIT to inline; the rest runs only inside a unit.
+   * At the entry of every depth-counted method, whatever word of the watched bits its id falls in:
+   * what instrumented code does through {@link UnitEntries}, for tests and benchmarks.
    */
   public static int enter(ThreadState s, int methodId) {
-    int d = s.depth + 1;
-    s.depth = d;
-    // Plain loads only, and a call only where there is work: inside a unit nearly every entry is
-    // neither traced nor a guard. (This method is kept within the JIT's 35 bytes for inlining at
-    // any call site.)
-    if (ThreadState.watches(s, methodId)) {
-      entered(s, methodId, d);
+    switch ((methodId >>> 6) & 3) {
+      case 0:
+        return UnitEntries.enter0(s, methodId);
+      case 1:
+        return UnitEntries.enter1(s, methodId);
+      case 2:
+        return UnitEntries.enter2(s, methodId);
+      default:
+        return UnitEntries.enter3(s, methodId);
     }
-    return d;
   }
 
   /** An entry point's body starts ({@code Class.method} names it). */
@@ -212,7 +212,7 @@ public final class Units {
 
   // ---- the rest runs only inside units ----
 
-  private static void entered(ThreadState s, int methodId, int depth) {
+  static void entered(ThreadState s, int methodId, int depth) {
     if (s.busy) {
       return; // the agent's own work inside the unit (a listener call) is neither traced nor
       // guarded
@@ -314,8 +314,7 @@ public final class Units {
     u.startEpochMillis = System.currentTimeMillis();
     u.startNanos = System.nanoTime();
     u.publish(++u.unitSeq);
-    s.unit = u;
-    s.watch(u.watchedEntries());
+    s.startUnit(u, u.watchedEntries());
   }
 
   /** A nested entry point: it names the unit and its depth is the base from now on. */
@@ -341,8 +340,7 @@ public final class Units {
   }
 
   private static void finish(ThreadState s, UnitState u, long now) {
-    s.unit = null;
-    s.unwatch();
+    s.endUnit();
     s.currentRun = u.savedRun;
     u.savedRun = null;
     u.active = false;

@@ -1,5 +1,6 @@
 package dev.whyslow.agent.instrument;
 
+import dev.whyslow.agent.bootstrap.UnitEntries;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -46,6 +47,8 @@ final class MethodRewriter {
   static final String PROBES = "dev/whyslow/agent/bootstrap/Probes";
   static final String CHECKED = "dev/whyslow/agent/bootstrap/CheckedProbes";
   static final String UNITS = "dev/whyslow/agent/bootstrap/Units";
+
+  static final String UNIT_ENTRIES = "dev/whyslow/agent/bootstrap/UnitEntries";
   private static final String DEPTH = "depth";
 
   /** A method id that means: no depth count (units are off). */
@@ -141,7 +144,11 @@ final class MethodRewriter {
       prologue.add(pushInt(methodId));
       prologue.add(
           new MethodInsnNode(
-              Opcodes.INVOKESTATIC, UNITS, "enter", "(L" + MethodPlanner.STATE + ";I)I", false));
+              Opcodes.INVOKESTATIC,
+              UNIT_ENTRIES,
+              UnitEntries.nameFor(methodId),
+              "(L" + MethodPlanner.STATE + ";I)I",
+              false));
       prologue.add(new VarInsnNode(Opcodes.ISTORE, state + 2));
       // stack: (empty)
     }

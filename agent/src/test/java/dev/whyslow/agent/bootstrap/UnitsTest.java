@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** How units begin, nest, end, and are found over their thresholds. */
 class UnitsTest {
@@ -170,6 +172,34 @@ class UnitsTest {
                 assertThat(v.type()).isEqualTo("com.acme.Search");
                 assertThat(v.cause()).isEqualTo(1); // caught at the guard
               });
+      Units.end();
+    } finally {
+      Units.publish(null);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {5, 64 + 5, 128 + 5, 192 + 5})
+  void aGuardIsCaughtWhicheverWordOfTheWatchedBitsItsIdFallsIn(int guard) {
+    UnitType search = listener.typeOf("com.acme.Search");
+    listener.threshold("com.acme.Search", 1);
+    Units.publish(
+        new UnitModel(
+            ContextTable.of(1, new int[] {guard}, new long[][] {{0L, 1L}}),
+            new UnitType[] {search}));
+    try {
+      ThreadState s = Probes.state();
+      Units.begin("com.acme.Router.handle");
+      long start = System.nanoTime();
+      while (System.nanoTime() - start < 10_000) {
+        Thread.onSpinWait(); // over the 1 ns threshold from here on
+      }
+      s.depth = Units.enter(s, guard + 1) - 1; // the next bit of the same word: not watched
+      assertThat(listener.violations).isEmpty();
+      s.depth = Units.enter(s, guard) - 1;
+      assertThat(listener.violations)
+          .singleElement()
+          .satisfies(v -> assertThat(v.cause()).isEqualTo(1)); // caught at the guard
       Units.end();
     } finally {
       Units.publish(null);

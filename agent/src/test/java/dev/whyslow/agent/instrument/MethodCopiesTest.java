@@ -153,7 +153,7 @@ class MethodCopiesTest {
     new ClassReader(installed.bytes()).accept(node, 0);
     MethodNode own = method(node, "calleeDepth");
     assertThat(calls(own, MethodRewriter.PROBES, "state")).as("own code: no state fetch").isOne();
-    assertThat(calls(own, MethodRewriter.UNITS, "enter")).isZero();
+    assertThat(calls(own, MethodRewriter.UNIT_ENTRIES, null)).isZero();
     MethodNode withProbes = method(node, "calleeDepth" + MethodCopies.SUFFIX);
     MethodNode depthOnly =
         method(node, "calleeDepth" + MethodCopies.SUFFIX + MethodCopies.DEPTH_SUFFIX);
@@ -164,8 +164,8 @@ class MethodCopiesTest {
           .as(copy.name)
           .isEqualTo(Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC);
     }
-    assertThat(calls(withProbes, MethodRewriter.UNITS, "enter")).isOne();
-    assertThat(calls(depthOnly, MethodRewriter.UNITS, "enter")).isOne();
+    assertThat(calls(withProbes, MethodRewriter.UNIT_ENTRIES, null)).isOne();
+    assertThat(calls(depthOnly, MethodRewriter.UNIT_ENTRIES, null)).isOne();
     assertThat(calls(depthOnly, MethodRewriter.CHECKED, null)).isZero();
     // Constructors keep their code (and probes, if any) in place.
     assertThat(node.methods).noneMatch(m -> m.name.startsWith("<init>$"));

@@ -1,0 +1,107 @@
+package dev.whyslow.agent.instrument;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.whyslow.agent.bootstrap.UnitEntries;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * The bootstrap methods that instrumented code calls at every invocation or evaluation stay within
+ * what C1 inlines, which the copies of per-request methods run in for minutes: at most 35 bytes
+ * ({@code C1MaxInlineSize}, also C2's {@code MaxInlineSize} at a call site that is not hot), and
+ * fewer slots of stack and locals besides the arguments than {@code C1InlineStackLimit} (5 on JDK
+ * 17: PrintInlining showed a callee with 5 refused, "callee uses too much stack"). One over and C1
+ * calls them instead: {@code Probes.entry} was 36 bytes, and the depth count's entry 63 bytes
+ * (bench/LATENCY.md).
+ */
+class InlineBudgetTest {
+  private static final int MAX_INLINE_SIZE = 35;
+
+  private static final int C1_INLINE_STACK_LIMIT = 5;
+
+  private static final String BOOTSTRAP = "dev/whyslow/agent/bootstrap/";
+
+  @Test
+  void theEntryChoiceAndTheDepthCountStayWithinWhatC1Inlines() throws IOException {
+    List<MethodNode> methods = new ArrayList<>();
+    methods.add(method("Probes", "entry"));
+    methods.add(method("Probes", "sampledEntry"));
+    for (int word = 0; word < 4; word++) {
+      methods.add(method("UnitEntries", "enter" + word));
+    }
+
+    assertThat(methods).allSatisfy(InlineBudgetTest::withinC1sInlining);
+  }
+
+  @Test
+  void theThreadStateLookupStaysWithinTheInlineSize() throws IOException {
+    // Its long id takes it over C1's stack limit (7 slots), so C1 calls it, once per invocation
+    // of a copy or of an own method in C1's code; C2 inlines it at any call site.
+    assertThat(BytecodeSize.of(method("ThreadStates", "current")))
+        .isLessThanOrEqualTo(MAX_INLINE_SIZE);
+  }
+
+  @Test
+  void everyCheckedProbeOfBranchesAndReturnsStaysWithinWhatC1Inlines() throws IOException {
+    List<MethodNode> probes = new ArrayList<>();
+    for (MethodNode method : classNode("CheckedProbes").methods) {
+      boolean api =
+          (method.access & Opcodes.ACC_PUBLIC) != 0 && (method.access & Opcodes.ACC_STATIC) != 0;
+      // Scalar pairs are off by default, and a long pair needs the stack of two longs.
+      if (api && !method.name.startsWith("scalar")) {
+        probes.add(method);
+      }
+    }
+
+    assertThat(probes).hasSizeGreaterThan(10).allSatisfy(InlineBudgetTest::withinC1sInlining);
+  }
+
+  @Test
+  void theEntryMethodIsChosenByTheWordOfTheMethodsWatchedBit() {
+    assertThat(UnitEntries.nameFor(5)).isEqualTo("enter0");
+    assertThat(UnitEntries.nameFor(64 + 5)).isEqualTo("enter1");
+    assertThat(UnitEntries.nameFor(128)).isEqualTo("enter2");
+    assertThat(UnitEntries.nameFor(256 + 192 + 1)).isEqualTo("enter3");
+  }
+
+  private static void withinC1sInlining(MethodNode method) {
+    int argumentSlots = Type.getArgumentsAndReturnSizes(method.desc) >> 2;
+    if ((method.access & Opcodes.ACC_STATIC) != 0) {
+      argumentSlots--; // the count includes a receiver
+    }
+    assertThat(BytecodeSize.of(method))
+        .as(method.name + " bytes")
+        .isLessThanOrEqualTo(MAX_INLINE_SIZE);
+    assertThat(method.maxStack + method.maxLocals - argumentSlots)
+        .as(method.name + " stack and locals besides the arguments")
+        .isLessThan(C1_INLINE_STACK_LIMIT);
+  }
+
+  private static MethodNode method(String owner, String name) throws IOException {
+    for (MethodNode method : classNode(owner).methods) {
+      if (method.name.equals(name)) {
+        return method;
+      }
+    }
+    throw new AssertionError("no method " + owner + "." + name);
+  }
+
+  private static ClassNode classNode(String simpleName) throws IOException {
+    String resource = BOOTSTRAP + simpleName + ".class";
+    try (InputStream in = InlineBudgetTest.class.getClassLoader().getResourceAsStream(resource)) {
+      assertThat(in).as(resource).isNotNull();
+      ClassNode node = new ClassNode();
+      new ClassReader(in).accept(node, 0);
+      return node;
+    }
+  }
+}
