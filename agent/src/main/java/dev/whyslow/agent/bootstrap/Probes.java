@@ -127,7 +127,7 @@ public final class Probes {
     if (--s.invocations > 0) {
       return OWN;
     }
-    return Sampler.sampledInvocation(s) == PROBES ? PROBES : OWN;
+    return Sampler.sampledOrOwn(s);
   }
 
   /** The kill switch: with {@code false}, every probe becomes a no-op until re-enabled. */

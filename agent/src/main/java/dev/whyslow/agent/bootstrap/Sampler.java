@@ -77,6 +77,15 @@ final class Sampler {
   }
 
   /**
+   * As {@link #sampledInvocation}, for a method without a depth-only copy: {@link Probes#PROBES} or
+   * {@link Probes#OWN}, inside a unit too. Out of {@link Probes#sampledEntry} so that it stays
+   * within the 31 bytes C1 inlines into a method it has inlined itself.
+   */
+  static int sampledOrOwn(ThreadState s) {
+    return sampledInvocation(s) == Probes.PROBES ? Probes.PROBES : Probes.OWN;
+  }
+
+  /**
    * Records predicate {@code predicate} true at the two-predicate site at {@code slot}; returns the
    * next countdown, also left in {@link ThreadState#countdown}.
    */

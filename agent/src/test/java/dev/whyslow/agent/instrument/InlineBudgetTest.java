@@ -43,6 +43,14 @@ class InlineBudgetTest {
   }
 
   @Test
+  void theEntryChoiceInlinesIntoAMethodThatC1HasInlinedItself() throws IOException {
+    // C1 allows each level of inlining 90 % of the size of the level above: 31 bytes one level
+    // down, where the dispatch of a short instrumented method inlined into its caller sits.
+    assertThat(BytecodeSize.of(method("Probes", "entry"))).isLessThanOrEqualTo(31);
+    assertThat(BytecodeSize.of(method("Probes", "sampledEntry"))).isLessThanOrEqualTo(31);
+  }
+
+  @Test
   void theThreadStateLookupStaysWithinTheInlineSize() throws IOException {
     // Its long id takes it over C1's stack limit (7 slots), so C1 calls it, once per invocation
     // of a copy or of an own method in C1's code; C2 inlines it at any call site.
