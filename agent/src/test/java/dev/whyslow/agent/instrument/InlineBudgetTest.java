@@ -43,11 +43,15 @@ class InlineBudgetTest {
   }
 
   @Test
-  void theEntryChoiceInlinesIntoAMethodThatC1HasInlinedItself() throws IOException {
+  void theEntryChoiceAndTheLookupFitTheSmallerLimitsOfNestedInlining() throws IOException {
     // C1 allows each level of inlining 90 % of the size of the level above: 31 bytes one level
     // down, where the dispatch of a short instrumented method inlined into its caller sits.
     assertThat(BytecodeSize.of(method("Probes", "entry"))).isLessThanOrEqualTo(31);
     assertThat(BytecodeSize.of(method("Probes", "sampledEntry"))).isLessThanOrEqualTo(31);
+    // And the lookup one and two levels below the entry's choice (at 33 bytes in one method, C1
+    // found it "too large" there).
+    assertThat(BytecodeSize.of(method("ThreadStates", "current"))).isLessThanOrEqualTo(28);
+    assertThat(BytecodeSize.of(method("ThreadStates", "ownedOrClaimed"))).isLessThanOrEqualTo(25);
   }
 
   @Test
