@@ -1,0 +1,112 @@
+package dev.whyslow.bench.overhead;
+
+import static dev.whyslow.bench.MedianInterval.median;
+
+import dev.whyslow.bench.MedianInterval;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Whole-process overhead with both JVMs alive at once, taking turns: a JVM with the agent and one
+ * without each warm a workload from {@code examples} up, then run its measured rounds in blocks,
+ * one JVM's block after the other's, in the order A B B A A B … so that a drift within a pair hits
+ * both alike. {@link ProcessOverheadBenchmark} runs the two JVMs minutes apart, and on a host whose
+ * speed moves by a fifth from one minute to the next (bench/README.md) its pairs read ±20 %
+ * whatever the agent costs; here the two JVMs' blocks are some 100 ms apart. Only one JVM computes
+ * at a time, the other waiting on its standard input with its JIT and agent threads free to run, as
+ * they are in a process of its own.
+ *
+ * <p>Each pair of JVMs gives one ratio, its with-agent blocks' total over its without-agent
+ * blocks'; the result is the median of the pair ratios with its interval, since C2 compiles the
+ * instrumented code a little differently in every JVM. Checksums are compared block by block.
+ *
+ * <p>Usage: {@code LockstepOverheadBenchmark <agent.jar> <examples.jar> [pairs=10] [warmup=60]
+ * [blocks=30] [roundsPerBlock=10] [agentArgs]}; {@code -Dbench.workload=...} as in {@link
+ * ProcessOverheadBenchmark}.
+ */
+public final class LockstepOverheadBenchmark {
+  private LockstepOverheadBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 2) {
+      System.err.println(
+          "usage: LockstepOverheadBenchmark <agent.jar> <examples.jar> [pairs] [warmup] [blocks]"
+              + " [roundsPerBlock] [agentArgs]");
+      System.exit(2);
+    }
+    Path agentJar = Path.of(args[0]);
+    Path examplesJar = Path.of(args[1]);
+    for (Path p : List.of(agentJar, examplesJar)) {
+      if (!Files.isRegularFile(p)) {
+        System.err.println(p + " does not exist: build first with mvn -DskipTests package");
+        System.exit(2);
+      }
+    }
+    int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 10;
+    String warmup = args.length > 3 ? args[3] : "60";
+    int blocks = args.length > 4 ? Integer.parseInt(args[4]) : 30;
+    String perBlock = args.length > 5 ? args[5] : "10";
+    String agentArgs =
+        args.length > 6
+            ? args[6]
+            : "service=overhead-bench,include=dev.whyslow.examples.cpu,sampling.rate=0.0001";
+    String workload = System.getProperty("bench.workload", "dev.whyslow.examples.cpu.CpuWorkload");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> plain =
+        List.of(
+            java,
+            "-Xms512m",
+            "-Xmx512m",
+            "-cp",
+            examplesJar.toString(),
+            "dev.whyslow.examples.lockstep.LockstepRounds",
+            workload,
+            warmup,
+            perBlock);
+    List<String> withAgent = new ArrayList<>(plain);
+    withAgent.add(1, "-javaagent:" + agentJar + "=" + agentArgs);
+
+    List<Double> pairRatios = new ArrayList<>();
+    List<Double> blockRatios = new ArrayList<>();
+    for (int pair = 0; pair < pairs; pair++) {
+      boolean agentFirst = pair % 2 == 0;
+      // Warmed up one after the other, so that neither's JIT competes with the other's warm-up.
+      try (LockstepProcess first = LockstepProcess.start(agentFirst ? withAgent : plain);
+          LockstepProcess second = LockstepProcess.start(agentFirst ? plain : withAgent)) {
+        LockstepProcess agent = agentFirst ? first : second;
+        LockstepProcess none = agentFirst ? second : first;
+        long agentNanos = 0;
+        long noneNanos = 0;
+        for (int b = 0; b < blocks; b++) {
+          boolean agentTurnFirst = (b % 2 == 0) == agentFirst;
+          LockstepProcess.Block x = (agentTurnFirst ? agent : none).block();
+          LockstepProcess.Block y = (agentTurnFirst ? none : agent).block();
+          LockstepProcess.Block a = agentTurnFirst ? x : y;
+          LockstepProcess.Block n = agentTurnFirst ? y : x;
+          if (a.checksum() != n.checksum()) {
+            throw new IllegalStateException(
+                "checksum differs in block " + b + ": " + a.checksum() + " vs " + n.checksum());
+          }
+          agentNanos += a.nanos();
+          noneNanos += n.nanos();
+          blockRatios.add((double) a.nanos() / n.nanos());
+        }
+        double ratio = (double) agentNanos / noneNanos;
+        pairRatios.add(ratio);
+        System.out.printf(
+            "pair %2d  without %8.1f ms  with %8.1f ms  ratio %.4f (%+.2f %%)%n",
+            pair + 1, noneNanos / 1e6, agentNanos / 1e6, ratio, (ratio - 1) * 100);
+      }
+    }
+    double pairMedian = median(pairRatios);
+    System.out.printf(
+        "%nmedian of pair ratios %.4f (%+.2f %%); 95 %% interval for it %s%n",
+        pairMedian, (pairMedian - 1) * 100, MedianInterval.of(pairRatios, 0.95).asOverhead(pairs));
+    double blockMedian = median(blockRatios);
+    System.out.printf(
+        "median of %d block ratios %.4f (%+.2f %%)%n",
+        blockRatios.size(), blockMedian, (blockMedian - 1) * 100);
+  }
+}
