@@ -24,7 +24,8 @@ import java.util.List;
  *
  * <p>Usage: {@code LockstepOverheadBenchmark <agent.jar> <examples.jar> [pairs=10] [warmup=60]
  * [blocks=30] [roundsPerBlock=10] [agentArgs]}; {@code -Dbench.workload=...} as in {@link
- * ProcessOverheadBenchmark}.
+ * ProcessOverheadBenchmark}; {@code -Dbench.baseline=<other agent.jar>} puts that agent, with the
+ * same arguments, in the arm without, to compare two versions.
  */
 public final class LockstepOverheadBenchmark {
   private LockstepOverheadBenchmark() {}
@@ -67,6 +68,13 @@ public final class LockstepOverheadBenchmark {
             perBlock);
     List<String> withAgent = new ArrayList<>(plain);
     withAgent.add(1, "-javaagent:" + agentJar + "=" + agentArgs);
+    String baselineJar = System.getProperty("bench.baseline");
+    if (baselineJar != null) {
+      // Another version of the agent, same arguments, in the arm "without".
+      plain = new ArrayList<>(plain);
+      plain.add(1, "-javaagent:" + baselineJar + "=" + agentArgs);
+      System.out.println("baseline: the agent " + baselineJar + " in the arm without");
+    }
 
     List<Double> pairRatios = new ArrayList<>();
     List<Double> blockRatios = new ArrayList<>();
