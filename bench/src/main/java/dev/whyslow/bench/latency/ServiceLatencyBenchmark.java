@@ -375,7 +375,7 @@ public final class ServiceLatencyBenchmark {
   }
 
   /** Reads the shop's output until it prints its port; the rest of its output is drained unread. */
-  private static int awaitPort(Process shop) throws IOException {
+  static int awaitPort(Process shop) throws IOException {
     BufferedReader reader =
         new BufferedReader(new InputStreamReader(shop.getInputStream(), StandardCharsets.UTF_8));
     StringBuilder seen = new StringBuilder();

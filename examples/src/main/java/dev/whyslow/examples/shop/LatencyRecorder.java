@@ -47,10 +47,17 @@ final class LatencyRecorder {
   synchronized LatencyStats overall() {
     long totalSent = 0;
     long totalErrors = 0;
-    long[] all = new long[0];
     for (RequestKind kind : RequestKind.values()) {
       totalSent += sent.getOrDefault(kind, 0L);
       totalErrors += errors.getOrDefault(kind, 0L);
+    }
+    return LatencyStats.of(totalSent, totalErrors, allNanos());
+  }
+
+  /** Every completed request's latency so far, all kinds together, in no particular order. */
+  synchronized long[] allNanos() {
+    long[] all = new long[0];
+    for (RequestKind kind : RequestKind.values()) {
       int size = sizes.getOrDefault(kind, 0);
       int offset = all.length;
       all = Arrays.copyOf(all, offset + size);
@@ -58,6 +65,6 @@ final class LatencyRecorder {
         System.arraycopy(latencies.get(kind), 0, all, offset, size);
       }
     }
-    return LatencyStats.of(totalSent, totalErrors, all);
+    return all;
   }
 }

@@ -30,6 +30,12 @@ public final class LoadGenerator {
 
   /** Runs the load and returns its summary; blocks for warm-up plus duration plus the drain. */
   public static LoadReport run(LoadOptions options) throws IOException, InterruptedException {
+    return run(options, new LatencyRecorder());
+  }
+
+  /** As {@link #run(LoadOptions)}, measuring into {@code recorder}, which keeps every latency. */
+  static LoadReport run(LoadOptions options, LatencyRecorder recorder)
+      throws IOException, InterruptedException {
     HttpClient client =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -46,7 +52,6 @@ public final class LoadGenerator {
               t.setDaemon(true);
               return t;
             });
-    LatencyRecorder recorder = new LatencyRecorder();
     SplittableRandom random = new SplittableRandom(options.seed());
     // Start a little ahead so the first requests are not already late.
     ArrivalSchedule schedule = ArrivalSchedule.of(System.nanoTime() + 10_000_000L, options.rate());
