@@ -20,6 +20,8 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * agent could cost; here the two shops' segments are seconds apart, so the host's drift falls on
  * both alike. Each pair of shops gives the p99 of all its with-agent segments' latencies over that
  * of its without-agent segments', and the same for the shop's CPU per segment, read from the
- * operating system before and after each.
+ * operating system before and after each, in all and by kind of thread ({@link ThreadCpu}).
  *
  * <p>Usage: {@code LockstepLatencyBenchmark <agent.jar> <examples.jar> [pairs=3] [rate=200]
  * [warmup=120s] [segment=10s] [segments=12] [agentArgs]}, segments per shop; {@code
@@ -129,6 +131,10 @@ public final class LockstepLatencyBenchmark {
               (cpu - 1) * 100,
               agent.errors,
               none.errors);
+          System.out.printf(
+              Locale.ROOT,
+              "        CPU per request by thread, us, with / without: %s%n",
+              byThreads(agent, none));
         }
       }
       System.out.println();
@@ -142,6 +148,23 @@ public final class LockstepLatencyBenchmark {
         }
       }
     }
+  }
+
+  /** Each kind of thread's CPU per request in both shops, {@code kind with/without}. */
+  private static String byThreads(Shop agent, Shop none) {
+    StringBuilder out = new StringBuilder();
+    Map<String, Double> kinds = new TreeMap<>(agent.cpuByThreads);
+    none.cpuByThreads.keySet().forEach(k -> kinds.putIfAbsent(k, 0.0));
+    for (String kind : kinds.keySet()) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%s %.1f/%.1f  ",
+              kind,
+              agent.cpuByThreads.getOrDefault(kind, 0.0) / agent.requests * 1e6,
+              none.cpuByThreads.getOrDefault(kind, 0.0) / none.requests * 1e6));
+    }
+    return out.toString().trim();
   }
 
   private static void summary(String what, List<Double> ratios) {
@@ -163,6 +186,7 @@ public final class LockstepLatencyBenchmark {
     long requests;
     long errors;
     double cpuSeconds;
+    final Map<String, Double> cpuByThreads = new TreeMap<>();
 
     private Shop(Process process, int port) {
       this.process = process;
@@ -266,9 +290,12 @@ public final class LockstepLatencyBenchmark {
 
     void measure(Shop shop, String rate, Duration length, int seed) throws IOException {
       double cpuBefore = shop.cpuNow();
+      Map<String, Double> threadsBefore = ThreadCpu.of(shop.process.pid());
       send("measure " + shop.url() + " " + rate + " " + length.toSeconds() + " " + seed);
       String line = expect("segment ");
       shop.cpuSeconds += shop.cpuNow() - cpuBefore;
+      ThreadCpu.minus(ThreadCpu.of(shop.process.pid()), threadsBefore)
+          .forEach((kind, spent) -> shop.cpuByThreads.merge(kind, spent, Double::sum));
       String[] fields = line.split(" ");
       long sent = Long.parseLong(fields[1].substring("sent=".length()));
       shop.requests += sent;
