@@ -2,6 +2,7 @@ package dev.whyslow.bench.guard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.whyslow.bench.BuiltJars;
 import dev.whyslow.daemon.RunningDaemon;
 import dev.whyslow.daemon.Whyslowd;
 import dev.whyslow.daemon.config.DaemonConfig;
@@ -114,12 +115,7 @@ public final class ShopAuditRun {
     }
     Path agentJar = Path.of(args[0]);
     Path examplesJar = Path.of(args[1]);
-    for (Path p : List.of(agentJar, examplesJar)) {
-      if (!Files.isRegularFile(p)) {
-        System.err.println(p + " does not exist: build first with mvn -DskipTests package");
-        System.exit(2);
-      }
-    }
+    BuiltJars.require(agentJar, examplesJar);
     int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
     String rate = args.length > 3 ? args[3] : "200";
     String training = args.length > 4 ? args[4] : "30s";

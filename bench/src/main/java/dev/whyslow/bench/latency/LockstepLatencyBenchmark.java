@@ -2,6 +2,7 @@ package dev.whyslow.bench.latency;
 
 import static dev.whyslow.bench.MedianInterval.median;
 
+import dev.whyslow.bench.BuiltJars;
 import dev.whyslow.bench.MedianInterval;
 import dev.whyslow.daemon.RunningDaemon;
 import dev.whyslow.daemon.Whyslowd;
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -52,12 +52,7 @@ public final class LockstepLatencyBenchmark {
     }
     Path agentJar = Path.of(args[0]);
     Path examplesJar = Path.of(args[1]);
-    for (Path p : List.of(agentJar, examplesJar)) {
-      if (!Files.isRegularFile(p)) {
-        System.err.println(p + " does not exist: build first with mvn -DskipTests package");
-        System.exit(2);
-      }
-    }
+    BuiltJars.require(agentJar, examplesJar);
     int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
     String rate = args.length > 3 ? args[3] : "200";
     Duration warmup = ServiceLatencyBenchmark.parseDuration(args.length > 4 ? args[4] : "120s");
@@ -142,11 +137,7 @@ public final class LockstepLatencyBenchmark {
       summary("p50", p50Ratios);
       summary("shop CPU per request", cpuRatios);
     } finally {
-      try (var paths = Files.walk(data)) {
-        for (Path p : paths.sorted(Collections.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
+      ServiceLatencyBenchmark.deleteTree(data);
     }
   }
 

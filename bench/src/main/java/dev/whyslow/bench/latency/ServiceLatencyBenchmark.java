@@ -4,6 +4,7 @@ import static dev.whyslow.bench.MedianInterval.median;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.whyslow.bench.BuiltJars;
 import dev.whyslow.bench.MedianInterval;
 import dev.whyslow.daemon.RunningDaemon;
 import dev.whyslow.daemon.Whyslowd;
@@ -78,12 +79,7 @@ public final class ServiceLatencyBenchmark {
     }
     Path agentJar = Path.of(args[0]);
     Path examplesJar = Path.of(args[1]);
-    for (Path p : List.of(agentJar, examplesJar)) {
-      if (!Files.isRegularFile(p)) {
-        System.err.println(p + " does not exist: build first with mvn -DskipTests package");
-        System.exit(2);
-      }
-    }
+    BuiltJars.require(agentJar, examplesJar);
     int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     String rate = args.length > 3 ? args[3] : "200";
     String warmup = args.length > 4 ? args[4] : "120s";
@@ -270,7 +266,7 @@ public final class ServiceLatencyBenchmark {
         MedianInterval.of(perLoadRatios, 0.95).asOverhead(perLoadRatios.size()));
   }
 
-  private static void deleteTree(Path root) throws IOException {
+  static void deleteTree(Path root) throws IOException {
     try (var paths = Files.walk(root)) {
       for (Path p : paths.sorted(Collections.reverseOrder()).toList()) {
         Files.deleteIfExists(p);

@@ -2,8 +2,8 @@ package dev.whyslow.bench.overhead;
 
 import static dev.whyslow.bench.MedianInterval.median;
 
+import dev.whyslow.bench.BuiltJars;
 import dev.whyslow.bench.MedianInterval;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,12 +31,7 @@ public final class ProcessOverheadBenchmark {
     }
     Path agentJar = Path.of(args[0]);
     Path examplesJar = Path.of(args[1]);
-    for (Path p : List.of(agentJar, examplesJar)) {
-      if (!Files.isRegularFile(p)) {
-        System.err.println(p + " does not exist: build first with mvn -DskipTests package");
-        System.exit(2);
-      }
-    }
+    BuiltJars.require(agentJar, examplesJar);
     int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 10;
     String warmup = args.length > 3 ? args[3] : "60";
     String rounds = args.length > 4 ? args[4] : "150";
