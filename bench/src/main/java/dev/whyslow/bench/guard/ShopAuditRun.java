@@ -106,16 +106,14 @@ public final class ShopAuditRun {
   private ShopAuditRun() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 2) {
-      System.err.println(
-          "usage: ShopAuditRun <agent.jar> <examples.jar> [runs=3] [rate=200] [training=30s]"
-              + " [measured=120s] [bugShare=0 | training:measured] [auditShare=0.25]"
-              + " [logDir=target/shop-audit]");
-      System.exit(2);
-    }
-    Path agentJar = Path.of(args[0]);
-    Path examplesJar = Path.of(args[1]);
-    BuiltJars.require(agentJar, examplesJar);
+    BuiltJars jars =
+        BuiltJars.fromArgs(
+            args,
+            "usage: ShopAuditRun <agent.jar> <examples.jar> [runs=3] [rate=200] [training=30s]"
+                + " [measured=120s] [bugShare=0 | training:measured] [auditShare=0.25]"
+                + " [logDir=target/shop-audit]");
+    Path agentJar = jars.agent();
+    Path examplesJar = jars.examples();
     int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
     String rate = args.length > 3 ? args[3] : "200";
     String training = args.length > 4 ? args[4] : "30s";

@@ -44,15 +44,13 @@ public final class LockstepLatencyBenchmark {
   private LockstepLatencyBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 2) {
-      System.err.println(
-          "usage: LockstepLatencyBenchmark <agent.jar> <examples.jar> [pairs] [rate] [warmup]"
-              + " [segment] [segments] [agentArgs]");
-      System.exit(2);
-    }
-    Path agentJar = Path.of(args[0]);
-    Path examplesJar = Path.of(args[1]);
-    BuiltJars.require(agentJar, examplesJar);
+    BuiltJars jars =
+        BuiltJars.fromArgs(
+            args,
+            "usage: LockstepLatencyBenchmark <agent.jar> <examples.jar> [pairs] [rate] [warmup]"
+                + " [segment] [segments] [agentArgs]");
+    Path agentJar = jars.agent();
+    Path examplesJar = jars.examples();
     int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
     String rate = args.length > 3 ? args[3] : "200";
     Duration warmup = ServiceLatencyBenchmark.parseDuration(args.length > 4 ? args[4] : "120s");

@@ -71,15 +71,13 @@ public final class ServiceLatencyBenchmark {
   private ServiceLatencyBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 2) {
-      System.err.println(
-          "usage: ServiceLatencyBenchmark <agent.jar> <examples.jar> [pairs=5] [rate=200]"
-              + " [warmup=120s] [duration=120s] [agentArgs]");
-      System.exit(2);
-    }
-    Path agentJar = Path.of(args[0]);
-    Path examplesJar = Path.of(args[1]);
-    BuiltJars.require(agentJar, examplesJar);
+    BuiltJars jars =
+        BuiltJars.fromArgs(
+            args,
+            "usage: ServiceLatencyBenchmark <agent.jar> <examples.jar> [pairs=5] [rate=200]"
+                + " [warmup=120s] [duration=120s] [agentArgs]");
+    Path agentJar = jars.agent();
+    Path examplesJar = jars.examples();
     int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     String rate = args.length > 3 ? args[3] : "200";
     String warmup = args.length > 4 ? args[4] : "120s";

@@ -31,15 +31,13 @@ public final class LockstepOverheadBenchmark {
   private LockstepOverheadBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 2) {
-      System.err.println(
-          "usage: LockstepOverheadBenchmark <agent.jar> <examples.jar> [pairs] [warmup] [blocks]"
-              + " [roundsPerBlock] [agentArgs]");
-      System.exit(2);
-    }
-    Path agentJar = Path.of(args[0]);
-    Path examplesJar = Path.of(args[1]);
-    BuiltJars.require(agentJar, examplesJar);
+    BuiltJars jars =
+        BuiltJars.fromArgs(
+            args,
+            "usage: LockstepOverheadBenchmark <agent.jar> <examples.jar> [pairs] [warmup] [blocks]"
+                + " [roundsPerBlock] [agentArgs]");
+    Path agentJar = jars.agent();
+    Path examplesJar = jars.examples();
     int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 10;
     String warmup = args.length > 3 ? args[3] : "60";
     int blocks = args.length > 4 ? Integer.parseInt(args[4]) : 30;

@@ -23,15 +23,13 @@ public final class ProcessOverheadBenchmark {
   private ProcessOverheadBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 2) {
-      System.err.println(
-          "usage: ProcessOverheadBenchmark <agent.jar> <examples.jar> [pairs] [warmup] [rounds]"
-              + " [agentArgs]");
-      System.exit(2);
-    }
-    Path agentJar = Path.of(args[0]);
-    Path examplesJar = Path.of(args[1]);
-    BuiltJars.require(agentJar, examplesJar);
+    BuiltJars jars =
+        BuiltJars.fromArgs(
+            args,
+            "usage: ProcessOverheadBenchmark <agent.jar> <examples.jar> [pairs] [warmup] [rounds]"
+                + " [agentArgs]");
+    Path agentJar = jars.agent();
+    Path examplesJar = jars.examples();
     int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 10;
     String warmup = args.length > 3 ? args[3] : "60";
     String rounds = args.length > 4 ? args[4] : "150";
