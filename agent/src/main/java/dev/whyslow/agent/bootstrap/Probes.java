@@ -130,6 +130,21 @@ public final class Probes {
     return Sampler.sampledOrOwn(s);
   }
 
+  /**
+   * At the entry of a short method that calls only the JDK and has no loop or handler ({@code
+   * DepthCounting}, such as an accessor with a branch or a checked return): {@link #PROBES} when
+   * the last invocation this thread chose for, by {@link #entry()} or {@link #sampledEntry()}, ran
+   * its copy with probes, and no invocation has counted since; else {@link #OWN}, inside a unit
+   * too. Each of those choices is an independent draw with probability {@link #invocationShare}
+   * whatever the code around it, so such a method runs its probes with that probability too, and
+   * its evaluations are recorded with the rate like every other's; it only draws nothing and writes
+   * nothing itself, where a countdown step cost such a method as much as its own code.
+   */
+  public static int followingEntry() {
+    ThreadState s = ThreadStates.current();
+    return s.invocations == s.sampledAt ? PROBES : OWN;
+  }
+
   /** The kill switch: with {@code false}, every probe becomes a no-op until re-enabled. */
   public static synchronized void setEnabled(boolean on) {
     enabled = on;

@@ -41,12 +41,18 @@ final class Sampler {
    */
   static void resync(ThreadState s) {
     s.generation = Probes.generation;
+    s.sampledAt = Integer.MIN_VALUE;
     if (!Probes.enabled || s.agent) {
       s.countdown = Integer.MAX_VALUE;
       s.invocations = Integer.MAX_VALUE;
     } else {
       s.countdown = s.draw(Probes.rate);
       s.invocations = s.draw(Probes.invocationRate);
+      if (Probes.invocationShare >= 1.0) {
+        // Every invocation runs its probes, so one that follows the last choice does too, before
+        // this thread has made one (Probes.followingEntry).
+        s.sampledAt = s.invocations;
+      }
     }
   }
 
@@ -65,14 +71,17 @@ final class Sampler {
     }
     if (!Probes.enabled || s.agent) {
       s.invocations = Integer.MAX_VALUE; // until the switch is on again (a resync)
+      s.sampledAt = Integer.MIN_VALUE;
       return s.unsampled;
     }
     s.invocations = s.draw(Probes.invocationRate);
     if (s.busy) {
       // Instrumented code called by the sampled path itself: this invocation's turn is dropped,
       // and the countdown goes on for the application's invocations.
+      s.sampledAt = Integer.MIN_VALUE;
       return s.unsampled;
     }
+    s.sampledAt = s.invocations;
     return Probes.PROBES;
   }
 

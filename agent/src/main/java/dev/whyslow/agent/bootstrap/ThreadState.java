@@ -27,6 +27,14 @@ public final class ThreadState {
    */
   int invocations = 1;
 
+  /**
+   * What {@link #invocations} was drawn to at this thread's last invocation that ran its copy with
+   * probes, so that it still equals it until the next invocation counts: {@link
+   * Probes#followingEntry} reads the two to follow that choice. {@link Integer#MIN_VALUE} (never
+   * drawn) after any choice that ran no copy.
+   */
+  int sampledAt = Integer.MIN_VALUE;
+
   /** {@link Probes#generation} this state last synchronised with (rate change, kill switch). */
   int generation;
 

@@ -81,6 +81,85 @@ class InvocationSamplingTest {
     assertThat(sampled).isZero();
   }
 
+  @Test
+  void aShortMethodFollowsTheThreadsLastChoiceAndCountsNoInvocation() {
+    Probes.setSamplingRate(1e-4, 0.05);
+    int sampled = 0;
+    for (int i = 0; i < CALLS; i++) {
+      int choice = Probes.entry();
+      int expected = choice == Probes.PROBES ? Probes.PROBES : Probes.OWN;
+      assertThat(Probes.followingEntry()).isEqualTo(expected);
+      assertThat(Probes.followingEntry()).as("it counted nothing").isEqualTo(expected);
+      sampled += choice == Probes.PROBES ? 1 : 0;
+    }
+    assertThat((double) sampled).isCloseTo(10_000, within(500.0));
+  }
+
+  @Test
+  void shortMethodsCalledBetweenChoicesRunTheirProbesWithTheShare() {
+    Probes.setSamplingRate(1e-4, 0.05);
+    Probes.state().reseed(42);
+    int probes = 0;
+    int calls = 0;
+    for (int i = 0; i < CALLS; i++) {
+      Probes.entry();
+      for (int k = 0; k < i % 3; k++, calls++) { // zero, one or two short calls after each choice
+        probes += Probes.followingEntry() == Probes.PROBES ? 1 : 0;
+      }
+    }
+    // 200,000 calls in groups following one choice each: mean 10,000, sd about 130.
+    assertThat(calls).isEqualTo(CALLS - 1);
+    assertThat((double) probes).isCloseTo(10_000, within(800.0));
+  }
+
+  @Test
+  void insideAUnitAShortMethodRunsItsOwnCodeUnlessTheLastChoiceRanProbes() {
+    Probes.setSamplingRate(1e-4, 0.05);
+    Units.install(new RecordingUnitListener());
+    Whyslow.unitBegin("test.unit");
+    try {
+      for (int i = 0; i < 20_000; i++) {
+        int choice = Probes.entry();
+        assertThat(Probes.followingEntry())
+            .isEqualTo(choice == Probes.PROBES ? Probes.PROBES : Probes.OWN);
+      }
+    } finally {
+      Whyslow.unitEnd();
+    }
+  }
+
+  @Test
+  void aShortMethodRunsNoProbesWhenKilledBusyOrAfterARateChange() {
+    Probes.setSamplingRate(1.0);
+    Probes.entry();
+    assertThat(Probes.followingEntry()).isEqualTo(Probes.PROBES);
+    Probes.setEnabled(false);
+    for (int i = 0; i < 1_000; i++) {
+      Probes.entry();
+      assertThat(Probes.followingEntry()).isEqualTo(Probes.OWN);
+    }
+    Probes.setEnabled(true);
+    Probes.setSamplingRate(1e-6, 1e-6);
+    assertThat(Probes.followingEntry())
+        .as("a fresh countdown made no choice")
+        .isEqualTo(Probes.OWN);
+    Probes.setSamplingRate(1e-4, 1.0);
+    ThreadState s = Probes.state();
+    s.busy = true;
+    try {
+      Probes.entry();
+      assertThat(Probes.followingEntry()).as("the sampled path's own call").isEqualTo(Probes.OWN);
+    } finally {
+      s.busy = false;
+    }
+  }
+
+  @Test
+  void withAShareOfOneAShortMethodRunsItsProbesBeforeAnyChoice() {
+    Probes.setSamplingRate(1.0);
+    assertThat(Probes.followingEntry()).isEqualTo(Probes.PROBES);
+  }
+
   private static int[] entries() {
     int[] counts = new int[3];
     for (int i = 0; i < CALLS; i++) {

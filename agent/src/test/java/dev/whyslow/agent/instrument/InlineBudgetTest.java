@@ -35,6 +35,7 @@ class InlineBudgetTest {
     List<MethodNode> methods = new ArrayList<>();
     methods.add(method("Probes", "entry"));
     methods.add(method("Probes", "sampledEntry"));
+    methods.add(method("Probes", "followingEntry"));
     for (int word = 0; word < 4; word++) {
       methods.add(method("UnitEntries", "enter" + word));
     }
@@ -48,6 +49,7 @@ class InlineBudgetTest {
     // down, where the dispatch of a short instrumented method inlined into its caller sits.
     assertThat(BytecodeSize.of(method("Probes", "entry"))).isLessThanOrEqualTo(31);
     assertThat(BytecodeSize.of(method("Probes", "sampledEntry"))).isLessThanOrEqualTo(31);
+    assertThat(BytecodeSize.of(method("Probes", "followingEntry"))).isLessThanOrEqualTo(31);
     // And the lookup one and two levels below the entry's choice (at 33 bytes in one method, C1
     // found it "too large" there).
     assertThat(BytecodeSize.of(method("ThreadStates", "current"))).isLessThanOrEqualTo(28);

@@ -91,7 +91,7 @@ class MethodCopiesTest {
     ClassNode node = new ClassNode();
     new ClassReader(installed.bytes()).accept(node, 0);
     MethodNode own = method(node, "shortChild");
-    assertThat(calls(own, MethodRewriter.PROBES, "sampledEntry")).isOne();
+    assertThat(calls(own, MethodRewriter.PROBES, "followingEntry")).isOne();
     assertThat(calls(own, MethodRewriter.PROBES, "entry")).isZero();
     assertThat(node.methods)
         .noneMatch(m -> m.name.startsWith("shortChild" + MethodCopies.SUFFIX + "$"));
