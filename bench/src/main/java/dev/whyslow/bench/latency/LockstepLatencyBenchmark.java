@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Usage: {@code LockstepLatencyBenchmark <agent.jar> <examples.jar> [pairs=3] [rate=200]
  * [warmup=120s] [segment=10s] [segments=12] [agentArgs]}, segments per shop; {@code
  * -Dbench.pin=<shop CPUs>/<other CPUs>} as in {@link ServiceLatencyBenchmark} (both shops on the
- * shop CPUs). The agent reports to a whyslowd in this JVM.
+ * shop CPUs); {@code -Dbench.baseline=<other agent.jar>} puts that agent, with the same arguments,
+ * in the shop "without", to compare two versions. The agents report to a whyslowd in this JVM.
  */
 public final class LockstepLatencyBenchmark {
   private LockstepLatencyBenchmark() {}
@@ -60,6 +61,13 @@ public final class LockstepLatencyBenchmark {
     CpuPinning pinning = CpuPinning.parse(System.getProperty("bench.pin", ""));
     pinning.pinThisProcess();
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    // Another version of the agent, with the same arguments, in the arm "without".
+    String baseline = System.getProperty("bench.baseline");
+    Path baselineJar = baseline == null ? null : Path.of(baseline);
+    if (baselineJar != null && !Files.isRegularFile(baselineJar)) {
+      System.err.println("-Dbench.baseline=" + baseline + ": no such agent jar");
+      System.exit(2);
+    }
 
     Path data = Files.createTempDirectory("whyslow-lockstep-latency");
     try (RunningDaemon daemon =
@@ -79,6 +87,9 @@ public final class LockstepLatencyBenchmark {
           pairs,
           pinning.describe(),
           agentArgs);
+      if (baselineJar != null) {
+        System.out.println("baseline: the agent " + baselineJar + " in the arm without\n");
+      }
       List<Double> p99Ratios = new ArrayList<>();
       List<Double> p50Ratios = new ArrayList<>();
       List<Double> cpuRatios = new ArrayList<>();
@@ -86,10 +97,18 @@ public final class LockstepLatencyBenchmark {
         boolean agentFirst = pair % 2 == 0;
         try (Shop first =
                 Shop.start(
-                    java, examplesJar, pinning, agentFirst ? agentJar : null, fullAgentArgs);
+                    java,
+                    examplesJar,
+                    pinning,
+                    agentFirst ? agentJar : baselineJar,
+                    fullAgentArgs);
             Shop second =
                 Shop.start(
-                    java, examplesJar, pinning, agentFirst ? null : agentJar, fullAgentArgs);
+                    java,
+                    examplesJar,
+                    pinning,
+                    agentFirst ? baselineJar : agentJar,
+                    fullAgentArgs);
             Load load = Load.start(java, examplesJar)) {
           Shop agent = agentFirst ? first : second;
           Shop none = agentFirst ? second : first;
