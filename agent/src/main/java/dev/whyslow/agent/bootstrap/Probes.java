@@ -131,18 +131,30 @@ public final class Probes {
   }
 
   /**
-   * At the entry of a short method that calls only the JDK and has no loop or handler ({@code
+   * At the entry of a short method without loop or handler that counts no depth ({@code
    * DepthCounting}, such as an accessor with a branch or a checked return): {@link #PROBES} when
    * the last invocation this thread chose for, by {@link #entry()} or {@link #sampledEntry()}, ran
    * its copy with probes, and no invocation has counted since; else {@link #OWN}, inside a unit
    * too. Each of those choices is an independent draw with probability {@link #invocationShare}
    * whatever the code around it, so such a method runs its probes with that probability too, and
    * its evaluations are recorded with the rate like every other's; it only draws nothing and writes
-   * nothing itself, where a countdown step cost such a method as much as its own code.
+   * nothing itself, where a countdown step cost such a method as much as its own code. A thread
+   * that has made no choice yet follows one made for it when it synchronised ({@code
+   * Sampler.resync}), with the same chance.
    */
   public static int followingEntry() {
     ThreadState s = ThreadStates.current();
     return s.invocations == s.sampledAt ? PROBES : OWN;
+  }
+
+  /**
+   * As {@link #followingEntry()}, for a short method that counts depth (it calls the application):
+   * {@link #PROBES} as there, else what an invocation not sampled runs, {@link #DEPTH} inside a
+   * unit.
+   */
+  public static int followingCountedEntry() {
+    ThreadState s = ThreadStates.current();
+    return s.invocations == s.sampledAt ? PROBES : s.unsampled;
   }
 
   /** The kill switch: with {@code false}, every probe becomes a no-op until re-enabled. */

@@ -48,9 +48,11 @@ final class Sampler {
     } else {
       s.countdown = s.draw(Probes.rate);
       s.invocations = s.draw(Probes.invocationRate);
-      if (Probes.invocationShare >= 1.0) {
-        // Every invocation runs its probes, so one that follows the last choice does too, before
-        // this thread has made one (Probes.followingEntry).
+      // A choice for the invocations that follow the last one (Probes.followingEntry) until this
+      // thread makes one: a new thread, or one after a rate change, has made none, and its short
+      // methods must still run their probes with the share, not never.
+      double u = (s.nextLong() >>> 11) * 0x1.0p-53;
+      if (u < Probes.invocationShare) {
         s.sampledAt = s.invocations;
       }
     }

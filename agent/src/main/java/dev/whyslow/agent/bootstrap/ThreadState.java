@@ -31,7 +31,7 @@ public final class ThreadState {
    * What {@link #invocations} was drawn to at this thread's last invocation that ran its copy with
    * probes, so that it still equals it until the next invocation counts: {@link
    * Probes#followingEntry} reads the two to follow that choice. {@link Integer#MIN_VALUE} (never
-   * drawn) after any choice that ran no copy.
+   * drawn) after any choice that ran no copy; at a resynchronisation, a choice made with the share.
    */
   int sampledAt = Integer.MIN_VALUE;
 

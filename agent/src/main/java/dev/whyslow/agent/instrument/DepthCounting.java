@@ -55,6 +55,25 @@ final class DepthCounting {
     return jumpsBack(method);
   }
 
+  /**
+   * Whether {@code method} is short and straight enough that its invocation is not worth a draw of
+   * its own (at most {@value #MAX_UNCOUNTED_INSTRUCTIONS} instructions, no loop, no handler): its
+   * entry follows the thread's last draw ({@code Probes.followingEntry}), whether it counts depth
+   * (it calls the application) or not.
+   */
+  static boolean followsLastDraw(MethodNode method) {
+    if (!method.tryCatchBlocks.isEmpty()) {
+      return false;
+    }
+    int instructions = 0;
+    for (AbstractInsnNode insn : method.instructions) {
+      if (insn.getOpcode() >= 0 && ++instructions > MAX_UNCOUNTED_INSTRUCTIONS) {
+        return false;
+      }
+    }
+    return !jumpsBack(method);
+  }
+
   /** Whether {@code owner} is a class of the JDK. */
   static boolean jdk(String owner) {
     return owner.startsWith("java/")

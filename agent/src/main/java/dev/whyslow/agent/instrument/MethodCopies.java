@@ -149,9 +149,10 @@ final class MethodCopies {
    * would cost in every invocation.
    *
    * <p>A method that does not count depth ({@link DepthCounting}) asks {@code
-   * Probes.sampledEntry()} instead, which never chooses a copy for being in a unit; one too short
-   * to count at all asks {@code Probes.followingEntry()}, which runs the copy with probes when the
-   * thread's last choice did, and draws nothing.
+   * Probes.sampledEntry()} instead, which never chooses a copy for being in a unit. A short method
+   * without a loop ({@link DepthCounting#followsLastDraw}) asks {@code Probes.followingEntry()}, or
+   * {@code followingCountedEntry()} if it counts depth, which run the copy with probes when the
+   * thread's last choice did, and draw nothing.
    *
    * @param counted whether the copies count depth, so that inside a unit no invocation may run the
    *     own code
@@ -303,10 +304,12 @@ final class MethodCopies {
       code.add(new LineNumberNode(firstLine.line, start));
     }
     // stack: (empty, method entry)
-    // A short method that calls only the JDK follows the thread's last choice, drawing nothing:
-    // the countdown step cost it as much as its own code (Probes.followingEntry).
+    // A short method follows the thread's last choice, drawing nothing: the countdown step cost
+    // it as much as its own code (Probes.followingEntry).
     String entry =
-        counted ? "entry" : DepthCounting.counts(method) ? "sampledEntry" : "followingEntry";
+        DepthCounting.followsLastDraw(method)
+            ? (counted ? "followingCountedEntry" : "followingEntry")
+            : counted ? "entry" : "sampledEntry";
     code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.PROBES, entry, "()I"));
     code.add(new VarInsnNode(Opcodes.ISTORE, choice));
     code.add(new VarInsnNode(Opcodes.ILOAD, choice));

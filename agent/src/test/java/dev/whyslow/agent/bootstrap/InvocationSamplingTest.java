@@ -3,6 +3,7 @@ package dev.whyslow.agent.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -152,6 +153,44 @@ class InvocationSamplingTest {
     } finally {
       s.busy = false;
     }
+  }
+
+  @Test
+  void aNewThreadsShortMethodsRunTheirProbesWithTheShareBeforeItsFirstChoice() throws Exception {
+    Probes.setSamplingRate(1e-4, 0.05);
+    int threads = 4_000;
+    AtomicInteger probes = new AtomicInteger();
+    for (int i = 0; i < threads; i++) {
+      Thread t =
+          new Thread(
+              () -> {
+                if (Probes.followingEntry() == Probes.PROBES) {
+                  probes.incrementAndGet();
+                }
+              });
+      t.start();
+      t.join();
+    }
+    // Binomial(4,000, 0.05): mean 200, sd 14; before, a new thread's short methods never ran
+    // theirs.
+    assertThat((double) probes.get()).isCloseTo(200, within(80.0));
+  }
+
+  @Test
+  void aShortMethodThatCountsDepthRunsItsDepthCountInAUnitUnlessTheLastChoiceRanProbes() {
+    Probes.setSamplingRate(1e-4, 0.05);
+    Units.install(new RecordingUnitListener());
+    Whyslow.unitBegin("test.unit");
+    try {
+      for (int i = 0; i < 20_000; i++) {
+        int choice = Probes.entry();
+        assertThat(Probes.followingCountedEntry()).isEqualTo(choice);
+      }
+    } finally {
+      Whyslow.unitEnd();
+    }
+    Probes.entry();
+    assertThat(Probes.followingCountedEntry()).isIn(Probes.OWN, Probes.PROBES);
   }
 
   @Test

@@ -36,6 +36,7 @@ class InlineBudgetTest {
     methods.add(method("Probes", "entry"));
     methods.add(method("Probes", "sampledEntry"));
     methods.add(method("Probes", "followingEntry"));
+    methods.add(method("Probes", "followingCountedEntry"));
     for (int word = 0; word < 4; word++) {
       methods.add(method("UnitEntries", "enter" + word));
     }
@@ -50,6 +51,7 @@ class InlineBudgetTest {
     assertThat(BytecodeSize.of(method("Probes", "entry"))).isLessThanOrEqualTo(31);
     assertThat(BytecodeSize.of(method("Probes", "sampledEntry"))).isLessThanOrEqualTo(31);
     assertThat(BytecodeSize.of(method("Probes", "followingEntry"))).isLessThanOrEqualTo(31);
+    assertThat(BytecodeSize.of(method("Probes", "followingCountedEntry"))).isLessThanOrEqualTo(31);
     // And the lookup one and two levels below the entry's choice (at 33 bytes in one method, C1
     // found it "too large" there).
     assertThat(BytecodeSize.of(method("ThreadStates", "current"))).isLessThanOrEqualTo(28);

@@ -98,6 +98,26 @@ class MethodCopiesTest {
   }
 
   @Test
+  void aShortMethodFollowsTheLastChoiceAndCountsDepthInAUnitIfItCallsTheApplication()
+      throws Exception {
+    sampleNoInvocation();
+    assertThat(call("throughShortCaller")).as("outside a unit: own code").isZero();
+    Units.install(new RecordingUnitListener());
+    Whyslow.unitBegin("test.unit");
+    try {
+      assertThat(call("throughShortCaller")).isEqualTo(2);
+    } finally {
+      Whyslow.unitEnd();
+    }
+    assertThat(total()).isZero();
+    ClassNode node = new ClassNode();
+    new ClassReader(installed.bytes()).accept(node, 0);
+    assertThat(calls(method(node, "shortCaller"), MethodRewriter.PROBES, "followingCountedEntry"))
+        .isOne();
+    assertThat(calls(method(node, "child"), MethodRewriter.PROBES, "entry")).isOne();
+  }
+
+  @Test
   void exceptionsLeaveEveryCopyAsTheyLeaveTheOriginal() {
     for (boolean sampled : new boolean[] {true, false}) {
       if (sampled) {
