@@ -38,30 +38,18 @@ final class DepthCounting {
       // Called through its interface, often by the JDK, and straight-line glue (LambdaGlue).
       return false;
     }
-    if (!method.tryCatchBlocks.isEmpty()) {
-      // Its handlers put the depth back after an exception thrown through counted callees.
-      return true;
-    }
-    int instructions = 0;
-    for (AbstractInsnNode insn : method.instructions) {
-      if (insn.getOpcode() >= 0 && ++instructions > MAX_UNCOUNTED_INSTRUCTIONS) {
-        return true;
-      }
-      if (insn instanceof MethodInsnNode call && !jdk(call.owner)) {
-        // It may be what tells one calling context from another: Cart.add calling Stock.reserve.
-        return true;
-      }
-    }
-    return jumpsBack(method);
+    // A handler puts the depth back after an exception thrown through counted callees, and a call
+    // outside the JDK may be what tells one calling context from another: Cart.add calling
+    // Stock.reserve.
+    return !isShort(method) || callsOutsideTheJdk(method);
   }
 
   /**
-   * Whether {@code method} is short and straight enough that its invocation is not worth a draw of
-   * its own (at most {@value #MAX_UNCOUNTED_INSTRUCTIONS} instructions, no loop, no handler): its
-   * entry follows the thread's last draw ({@code Probes.followingEntry}), whether it counts depth
-   * (it calls the application) or not.
+   * Whether {@code method} is short: at most {@value #MAX_UNCOUNTED_INSTRUCTIONS} instructions, no
+   * loop, no handler. Its invocations are not worth a draw of their own either: its entry follows
+   * the thread's last draw ({@code Probes.followingEntry}), whether it counts depth or not.
    */
-  static boolean followsLastDraw(MethodNode method) {
+  static boolean isShort(MethodNode method) {
     if (!method.tryCatchBlocks.isEmpty()) {
       return false;
     }
@@ -72,6 +60,15 @@ final class DepthCounting {
       }
     }
     return !jumpsBack(method);
+  }
+
+  private static boolean callsOutsideTheJdk(MethodNode method) {
+    for (AbstractInsnNode insn : method.instructions) {
+      if (insn instanceof MethodInsnNode call && !jdk(call.owner)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether {@code owner} is a class of the JDK. */

@@ -150,9 +150,9 @@ final class MethodCopies {
    *
    * <p>A method that does not count depth ({@link DepthCounting}) asks {@code
    * Probes.sampledEntry()} instead, which never chooses a copy for being in a unit. A short method
-   * without a loop ({@link DepthCounting#followsLastDraw}) asks {@code Probes.followingEntry()}, or
-   * {@code followingCountedEntry()} if it counts depth, which run the copy with probes when the
-   * thread's last choice did, and draw nothing.
+   * ({@link DepthCounting#isShort}) asks {@code Probes.followingEntry()}, or {@code
+   * followingCountedEntry()} if it counts depth, which run the copy with probes when the thread's
+   * last choice did, and draw nothing.
    *
    * @param counted whether the copies count depth, so that inside a unit no invocation may run the
    *     own code
@@ -307,7 +307,7 @@ final class MethodCopies {
     // A short method follows the thread's last choice, drawing nothing: the countdown step cost
     // it as much as its own code (Probes.followingEntry).
     String entry =
-        DepthCounting.followsLastDraw(method)
+        DepthCounting.isShort(method)
             ? (counted ? "followingCountedEntry" : "followingEntry")
             : counted ? "entry" : "sampledEntry";
     code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.PROBES, entry, "()I"));

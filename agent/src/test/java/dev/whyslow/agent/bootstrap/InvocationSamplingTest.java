@@ -114,14 +114,16 @@ class InvocationSamplingTest {
   }
 
   @Test
-  void insideAUnitAShortMethodRunsItsOwnCodeUnlessTheLastChoiceRanProbes() {
+  void insideAUnitShortMethodsRunTheirOwnCodeOrDepthCountUnlessTheLastChoiceRanProbes() {
     Probes.setSamplingRate(1e-4, 0.05);
     Units.install(new RecordingUnitListener());
     Whyslow.unitBegin("test.unit");
     try {
       for (int i = 0; i < 20_000; i++) {
-        int choice = Probes.entry();
+        int choice = Probes.entry(); // PROBES or DEPTH in a unit
+        assertThat(Probes.followingCountedEntry()).isEqualTo(choice);
         assertThat(Probes.followingEntry())
+            .as("one that counts no depth runs its own code")
             .isEqualTo(choice == Probes.PROBES ? Probes.PROBES : Probes.OWN);
       }
     } finally {
@@ -174,23 +176,6 @@ class InvocationSamplingTest {
     // Binomial(4,000, 0.05): mean 200, sd 14; before, a new thread's short methods never ran
     // theirs.
     assertThat((double) probes.get()).isCloseTo(200, within(80.0));
-  }
-
-  @Test
-  void aShortMethodThatCountsDepthRunsItsDepthCountInAUnitUnlessTheLastChoiceRanProbes() {
-    Probes.setSamplingRate(1e-4, 0.05);
-    Units.install(new RecordingUnitListener());
-    Whyslow.unitBegin("test.unit");
-    try {
-      for (int i = 0; i < 20_000; i++) {
-        int choice = Probes.entry();
-        assertThat(Probes.followingCountedEntry()).isEqualTo(choice);
-      }
-    } finally {
-      Whyslow.unitEnd();
-    }
-    Probes.entry();
-    assertThat(Probes.followingCountedEntry()).isIn(Probes.OWN, Probes.PROBES);
   }
 
   @Test
