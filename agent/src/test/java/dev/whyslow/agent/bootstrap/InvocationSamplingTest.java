@@ -144,7 +144,7 @@ class InvocationSamplingTest {
     Probes.setEnabled(true);
     Probes.setSamplingRate(1e-6, 1e-6);
     assertThat(Probes.followingEntry())
-        .as("a fresh countdown made no choice")
+        .as("the choice drawn at the resync, with a share of one in a million")
         .isEqualTo(Probes.OWN);
     Probes.setSamplingRate(1e-4, 1.0);
     ThreadState s = Probes.state();
