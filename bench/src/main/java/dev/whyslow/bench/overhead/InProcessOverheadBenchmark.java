@@ -7,6 +7,7 @@ import dev.whyslow.agent.config.InvocationSampling;
 import dev.whyslow.agent.config.ProbeSet;
 import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
+import dev.whyslow.agent.instrument.ClassFiles;
 import dev.whyslow.agent.instrument.ClassInstrumenter;
 import dev.whyslow.agent.instrument.InstrumentationCounters;
 import dev.whyslow.bench.IgnoringUnitListener;
@@ -121,11 +122,13 @@ public final class InProcessOverheadBenchmark {
     // Counted after the warm-up: the workload's classes load lazily, as its rounds first use them.
     System.out.printf(
         Locale.ROOT,
-        "%s, %s; %d classes instrumented, %d methods with a fast path%n",
+        "%s, %s; %d classes instrumented, %d methods with a fast path,"
+            + " %d calls passing the thread state%n",
         workload,
         options,
         counters.classesInstrumented(),
-        counters.methodsWithFastPath());
+        counters.methodsWithFastPath(),
+        counters.statePassingCalls());
     if (!options.only.isEmpty() && counters.classesInstrumented() == 0) {
       System.err.println(
           "only="
@@ -314,6 +317,8 @@ public final class InProcessOverheadBenchmark {
     private final ClassInstrumenter instrumenter;
     private final String inScope;
     private final Predicate<String> instrumented;
+    private final ClassFiles neighbours =
+        new ClassFiles(this::instrumentedClassFile, new ClassFiles.Memory());
 
     WorkloadLoader(ClassInstrumenter instrumenter, String inScope) {
       this(instrumenter, inScope, name -> true);
@@ -338,11 +343,27 @@ public final class InProcessOverheadBenchmark {
           byte[] rewritten =
               instrumenter == null || !instrumented.test(name)
                   ? null
-                  : instrumenter.instrument(bytes);
+                  : instrumenter.instrument(bytes, true, neighbours);
           byte[] defined = rewritten == null ? bytes : rewritten;
           c = defineClass(name, defined, 0, defined.length);
         }
         return c;
+      }
+    }
+
+    /**
+     * The class file of a class this loader instruments, by internal name, as the agent's
+     * transformer reads its neighbours; {@code null} for any other.
+     */
+    private byte[] instrumentedClassFile(String internalName) {
+      String name = internalName.replace('/', '.');
+      if (!name.startsWith(inScope) || !instrumented.test(name)) {
+        return null;
+      }
+      try {
+        return classFile(name);
+      } catch (ClassNotFoundException e) {
+        return null;
       }
     }
 
