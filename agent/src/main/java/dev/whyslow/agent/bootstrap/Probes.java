@@ -157,39 +157,6 @@ public final class Probes {
     return s.invocations == s.sampledAt ? PROBES : s.unsampled;
   }
 
-  /**
-   * As {@link #entry()}, with the state the method looked up itself ({@link #state()}), for a
-   * method that keeps it to pass to the short methods it calls ({@code StateCalls}).
-   */
-  public static int entry(ThreadState s) {
-    if (--s.invocations > 0) {
-      return s.unsampled;
-    }
-    return Sampler.sampledInvocation(s);
-  }
-
-  /** As {@link #sampledEntry()}, with the state the method looked up itself. */
-  public static int sampledEntry(ThreadState s) {
-    if (--s.invocations > 0) {
-      return OWN;
-    }
-    return Sampler.sampledOrOwn(s);
-  }
-
-  /**
-   * As {@link #followingEntry()}, with the state its caller passed: the entry of a short method
-   * called from instrumented code that already holds the state, which then costs two loads and a
-   * compare instead of the lookup ({@code StateCalls}).
-   */
-  public static int followingEntry(ThreadState s) {
-    return s.invocations == s.sampledAt ? PROBES : OWN;
-  }
-
-  /** As {@link #followingCountedEntry()}, with the state its caller passed. */
-  public static int followingCountedEntry(ThreadState s) {
-    return s.invocations == s.sampledAt ? PROBES : s.unsampled;
-  }
-
   /** The kill switch: with {@code false}, every probe becomes a no-op until re-enabled. */
   public static synchronized void setEnabled(boolean on) {
     enabled = on;

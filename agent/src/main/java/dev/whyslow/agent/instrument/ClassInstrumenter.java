@@ -111,21 +111,11 @@ public final class ClassInstrumenter {
    * retransformed, no method is added to the class ({@link LambdaSites}).
    */
   public byte[] instrument(byte[] classFile, boolean mayAddMethods) {
-    return instrument(classFile, mayAddMethods, ClassFiles.none());
-  }
-
-  /**
-   * As {@link #instrument(byte[], boolean)}, with the class files of the class's package as its
-   * loader has them, to tell which of its calls can pass the thread state ({@link StatePassing}).
-   *
-   * @param neighbours the classes of the same loader
-   */
-  public byte[] instrument(byte[] classFile, boolean mayAddMethods, ClassFiles neighbours) {
     Set<String> noFastPath = new HashSet<>();
     Set<String> leaveAlone = new HashSet<>();
     for (int attempt = 1; ; attempt++) {
       try {
-        return instrument(classFile, mayAddMethods, neighbours, noFastPath, leaveAlone);
+        return instrument(classFile, mayAddMethods, noFastPath, leaveAlone);
       } catch (MethodTooLargeException e) {
         if (attempt == MAX_ATTEMPTS) {
           throw e;
@@ -141,11 +131,7 @@ public final class ClassInstrumenter {
   }
 
   private byte[] instrument(
-      byte[] classFile,
-      boolean mayAddMethods,
-      ClassFiles neighbours,
-      Set<String> noFastPath,
-      Set<String> leaveAlone) {
+      byte[] classFile, boolean mayAddMethods, Set<String> noFastPath, Set<String> leaveAlone) {
     ClassReader reader = new ClassReader(classFile);
     ClassNode node = new ClassNode();
     reader.accept(node, ClassReader.EXPAND_FRAMES);
@@ -153,8 +139,6 @@ public final class ClassInstrumenter {
       return null;
     }
     String className = node.name.replace('/', '.');
-    // Judged on the code as javac wrote it, as the callers' transformations judge it.
-    StatePassing passing = copies ? StatePassing.forClass(node, neighbours) : null;
     int wrapped = units.wrap(node, true);
     LambdaSites lambdaSites = mayAddMethods ? LambdaSites.forClass(node) : null;
     List<MethodNode> methods = new ArrayList<>();
@@ -234,7 +218,6 @@ public final class ClassInstrumenter {
     }
     int next = 0;
     int withFastPath = 0;
-    int statePassingCalls = 0;
     for (int m = 0; m < methods.size(); m++) {
       List<ProbePoint> points = plans.get(m);
       int[] methodSlots = new int[points.size()];
@@ -251,17 +234,13 @@ public final class ClassInstrumenter {
           countedMethods.get(m)
               ? this.methods.idOf(className, method.name, method.desc)
               : MethodRewriter.NO_DEPTH;
-      int state = method.maxLocals; // where the rewrite keeps the thread state
       if (MethodRewriter.rewrite(
           method, points, methodSlots, frames.get(m), methodId, fastPaths.get(m))) {
         withFastPath++;
       }
-      if (passing != null) {
-        statePassingCalls += passing.rewrite(method, state);
-      }
       MethodNode own = owners.get(m);
       if (own != null) {
-        statePassingCalls += addCopies(node, own, method, depthCopies.get(m), methodId, passing);
+        addCopies(node, own, method, depthCopies.get(m), methodId);
       }
     }
     // No COMPUTE_* flags: max stack and locals are adjusted by hand and the expanded frames are
@@ -272,29 +251,17 @@ public final class ClassInstrumenter {
     counters.classesInstrumented.incrementAndGet();
     counters.unitsWrapped.addAndGet(wrapped);
     counters.methodsWithFastPath.addAndGet(withFastPath);
-    counters.statePassingCalls.addAndGet(statePassingCalls);
     return out;
   }
 
   /**
    * Adds the copies of {@code own} to the class and puts the dispatch to them in front of its code
-   * ({@link MethodCopies}); {@code depthOnly}, when not {@code null}, still to be rewritten. With
-   * {@code passing} (copies on), the method gets a variant taking its caller's state if it is one
-   * that does ({@link StateVariants}), and the own code and the depth-only copy pass their state on
-   * ({@link StatePassing}).
-   *
-   * @return how many calls pass the state on in the own code and the depth-only copy
+   * ({@link MethodCopies}); {@code depthOnly}, when not {@code null}, still to be rewritten.
    */
-  private static int addCopies(
-      ClassNode node,
-      MethodNode own,
-      MethodNode withProbes,
-      MethodNode depthOnly,
-      int methodId,
-      StatePassing passing) {
+  private static void addCopies(
+      ClassNode node, MethodNode own, MethodNode withProbes, MethodNode depthOnly, int methodId) {
     String copied = own.name + MethodCopies.SUFFIX;
     String depth = copied + MethodCopies.DEPTH_SUFFIX;
-    int passingCalls = 0;
     boolean recursesAlone = SelfCalls.recursesAlone(node.name, node.access, own);
     if (!recursesAlone && MethodCopies.mergeable(own, withProbes, depthOnly)) {
       if (depthOnly != null) {
@@ -302,7 +269,7 @@ public final class ClassInstrumenter {
       }
       MethodCopies.merge(
           own, node.name, withProbes, depthOnly, methodId != MethodRewriter.NO_DEPTH);
-      return 0;
+      return;
     }
     if (recursesAlone) {
       // One decision per recursion: each code's calls to itself stay in it.
@@ -321,32 +288,14 @@ public final class ClassInstrumenter {
     MethodCopies.rename(withProbes, copied);
     node.methods.add(withProbes);
     if (depthOnly != null) {
-      int state = depthOnly.maxLocals;
       MethodRewriter.rewrite(depthOnly, List.of(), new int[0], ProbeFrames.NONE, methodId);
-      passingCalls += passing.rewrite(depthOnly, state);
       MethodCopies.rename(depthOnly, depth);
       node.methods.add(depthOnly);
     }
     boolean counted = methodId != MethodRewriter.NO_DEPTH;
-    // The variant's own code is the method's as javac wrote it: copied before the dispatch.
-    MethodNode variant =
-        !recursesAlone && passing.hasVariant(own) ? MethodCopies.copyOf(own) : null;
-    boolean keepsState = !recursesAlone && passing.anyCall(own);
-    int keptState = MethodCopies.keptStateSlot(own.maxLocals);
-    MethodNode chooser =
-        MethodCopies.dispatch(node.name, own, withProbes, depthOnly, counted, keepsState);
+    MethodNode chooser = MethodCopies.dispatch(node.name, own, withProbes, depthOnly, counted);
     if (chooser != null) {
       node.methods.add(chooser);
     }
-    if (keepsState) {
-      StatePassing.keepInFrames(own, keptState);
-      passingCalls += passing.rewrite(own, keptState);
-    }
-    if (variant != null) {
-      MethodNode target = chooser != null ? chooser : withProbes;
-      StateVariants.make(node.name, variant, target, chooser != null, counted);
-      node.methods.add(variant);
-    }
-    return passingCalls;
   }
 }

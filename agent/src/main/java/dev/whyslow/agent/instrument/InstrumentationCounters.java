@@ -12,12 +12,6 @@ public final class InstrumentationCounters {
   final AtomicLong transformNanos = new AtomicLong();
   final AtomicLong unitsWrapped = new AtomicLong();
   final AtomicLong methodsWithFastPath = new AtomicLong();
-  final AtomicLong statePassingCalls = new AtomicLong();
-
-  /** Calls that pass the caller's thread state to a short method ({@link StatePassing}). */
-  public long statePassingCalls() {
-    return statePassingCalls.get();
-  }
 
   /** Methods given CBI's fast path (a check per region, {@link FastPathPlan}). */
   public long methodsWithFastPath() {

@@ -72,7 +72,6 @@ final class MethodCopies {
         && !method.name.endsWith(DEPTH_SUFFIX)
         && !method.name.endsWith(MODE_SUFFIX)
         && !method.name.endsWith(OWN_SUFFIX)
-        && !StateVariants.isVariant(method)
         && !callerSensitive(method.visibleAnnotations)
         && !callerSensitive(method.invisibleAnnotations)
         && !asksForItsCaller(method);
@@ -155,13 +154,8 @@ final class MethodCopies {
    * followingCountedEntry()} if it counts depth, which run the copy with probes when the thread's
    * last choice did, and draw nothing.
    *
-   * <p>With {@code keptState} set, the entry looks the thread's state up itself and keeps it in
-   * that local for the own code to pass on ({@link StatePassing}); the local's slot is one past the
-   * choice's, and the caller gives the own code's frames the state.
-   *
    * @param counted whether the copies count depth, so that inside a unit no invocation may run the
    *     own code
-   * @param keptState whether the own code keeps the state, in local {@link #keptStateSlot}
    * @return the method to add to the class as well, the chooser, or {@code null}
    */
   static MethodNode dispatch(
@@ -169,12 +163,11 @@ final class MethodCopies {
       MethodNode method,
       MethodNode withProbes,
       MethodNode depthOnly,
-      boolean counted,
-      boolean keptState) {
+      boolean counted) {
     int choice = method.maxLocals; // a new local, used only here
-    method.maxLocals += keptState ? 2 : 1;
+    method.maxLocals++;
     LabelNode own = new LabelNode();
-    InsnList code = choice(method, counted, choice, keptState ? choice + 1 : -1, own);
+    InsnList code = choice(method, counted, choice, own);
     MethodNode chooser = null;
     if (depthOnly != null) {
       chooser = chooser(owner, method, withProbes, depthOnly);
@@ -187,7 +180,7 @@ final class MethodCopies {
       code.add(frame(entryLocals(owner, method)));
     }
     method.instructions.insert(code);
-    method.maxStack = Math.max(method.maxStack, Math.max(argumentSlots(method) + 1, 2));
+    method.maxStack = Math.max(method.maxStack, argumentSlots(method) + 1);
     return chooser;
   }
 
@@ -256,7 +249,7 @@ final class MethodCopies {
     LabelNode own = new LabelNode();
     LabelNode probes = new LabelNode();
     LabelNode depth = twoCopies ? new LabelNode() : null;
-    InsnList code = choice(method, counted, choice, -1, own);
+    InsnList code = choice(method, counted, choice, own);
     if (twoCopies) {
       code.add(new VarInsnNode(Opcodes.ILOAD, choice));
       code.add(new InsnNode(Opcodes.ICONST_1)); // Probes.PROBES
@@ -298,20 +291,10 @@ final class MethodCopies {
   }
 
   /**
-   * The slot of the state that {@link #dispatch} keeps for the own code, given the method's {@code
-   * maxLocals} before the dispatch.
-   */
-  static int keptStateSlot(int maxLocals) {
-    return maxLocals + 1;
-  }
-
-  /**
    * The start of every dispatch: the entry's choice into local {@code choice}, and a jump to {@code
-   * own} for {@code Probes.OWN}; the rest of the choice is left to the caller. With {@code state}
-   * not -1 the state the entry looks up is kept in that local.
+   * own} for {@code Probes.OWN}; the rest of the choice is left to the caller.
    */
-  private static InsnList choice(
-      MethodNode method, boolean counted, int choice, int state, LabelNode own) {
+  private static InsnList choice(MethodNode method, boolean counted, int choice, LabelNode own) {
     InsnList code = new InsnList();
     LineNumberNode firstLine = firstLine(method);
     if (firstLine != null) {
@@ -327,27 +310,7 @@ final class MethodCopies {
         DepthCounting.isShort(method)
             ? (counted ? "followingCountedEntry" : "followingEntry")
             : counted ? "entry" : "sampledEntry";
-    if (state >= 0) {
-      code.add(
-          new MethodInsnNode(
-              Opcodes.INVOKESTATIC,
-              MethodRewriter.PROBES,
-              "state",
-              "()L" + MethodPlanner.STATE + ";",
-              false));
-      code.add(new InsnNode(Opcodes.DUP));
-      code.add(new VarInsnNode(Opcodes.ASTORE, state));
-      // stack: state
-      code.add(
-          new MethodInsnNode(
-              Opcodes.INVOKESTATIC,
-              MethodRewriter.PROBES,
-              entry,
-              "(L" + MethodPlanner.STATE + ";)I",
-              false));
-    } else {
-      code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.PROBES, entry, "()I"));
-    }
+    code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.PROBES, entry, "()I"));
     code.add(new VarInsnNode(Opcodes.ISTORE, choice));
     code.add(new VarInsnNode(Opcodes.ILOAD, choice));
     code.add(new JumpInsnNode(Opcodes.IFEQ, own)); // Probes.OWN
@@ -389,7 +352,7 @@ final class MethodCopies {
   }
 
   /** The local slots of {@code this} and the arguments. */
-  static int argumentSlots(MethodNode method) {
+  private static int argumentSlots(MethodNode method) {
     int withThis = Type.getArgumentsAndReturnSizes(method.desc) >> 2; // counts this, always
     return (method.access & Opcodes.ACC_STATIC) != 0 ? withThis - 1 : withThis;
   }
@@ -407,7 +370,8 @@ final class MethodCopies {
    * Loads {@code this} and the arguments (and the local {@code choice}, unless it is -1), calls
    * {@code target} and returns what it returns.
    */
-  static InsnList callAndReturn(String owner, MethodNode method, MethodNode target, int choice) {
+  private static InsnList callAndReturn(
+      String owner, MethodNode method, MethodNode target, int choice) {
     InsnList list = new InsnList();
     boolean isStatic = (method.access & Opcodes.ACC_STATIC) != 0;
     int slot = 0;
@@ -430,7 +394,7 @@ final class MethodCopies {
   }
 
   /** Whether the method's first real instruction already has a frame (it is a jump target). */
-  static boolean startsWithFrame(MethodNode method) {
+  private static boolean startsWithFrame(MethodNode method) {
     for (AbstractInsnNode insn : method.instructions) {
       if (insn instanceof FrameNode) {
         return true;
@@ -442,12 +406,12 @@ final class MethodCopies {
     return false;
   }
 
-  static FrameNode frame(List<Object> locals) {
+  private static FrameNode frame(List<Object> locals) {
     return new FrameNode(Opcodes.F_NEW, locals.size(), locals.toArray(), 0, new Object[0]);
   }
 
   /** The locals at entry, in the expanded frame format: {@code this}, then one per argument. */
-  static List<Object> entryLocals(String owner, MethodNode method) {
+  private static List<Object> entryLocals(String owner, MethodNode method) {
     List<Object> locals = new ArrayList<>();
     if ((method.access & Opcodes.ACC_STATIC) == 0) {
       locals.add(owner);

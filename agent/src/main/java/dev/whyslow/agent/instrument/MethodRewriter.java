@@ -221,18 +221,7 @@ final class MethodRewriter {
    * depth.
    */
   static List<Object> withLocals(List<Object> locals, int state, boolean counted) {
-    List<Object> out = paddedTo(locals, state);
-    out.add(MethodPlanner.STATE);
-    out.add(Opcodes.INTEGER);
-    if (counted) {
-      out.add(Opcodes.INTEGER);
-    }
-    return out;
-  }
-
-  /** A frame's locals, a copy, padded with TOP up to slot {@code slot}. */
-  static List<Object> paddedTo(List<Object> locals, int slot) {
-    List<Object> out = new ArrayList<>(slot + 3);
+    List<Object> out = new ArrayList<>(state + 3);
     int slots = 0;
     if (locals != null) {
       for (Object local : locals) {
@@ -241,9 +230,14 @@ final class MethodRewriter {
         slots += (Opcodes.LONG.equals(local) || Opcodes.DOUBLE.equals(local)) ? 2 : 1;
       }
     }
-    while (slots < slot) {
+    while (slots < state) {
       out.add(Opcodes.TOP);
       slots++;
+    }
+    out.add(MethodPlanner.STATE);
+    out.add(Opcodes.INTEGER);
+    if (counted) {
+      out.add(Opcodes.INTEGER);
     }
     return out;
   }

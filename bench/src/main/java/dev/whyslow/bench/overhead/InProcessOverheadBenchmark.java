@@ -7,7 +7,6 @@ import dev.whyslow.agent.config.InvocationSampling;
 import dev.whyslow.agent.config.ProbeSet;
 import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
-import dev.whyslow.agent.instrument.ClassFiles;
 import dev.whyslow.agent.instrument.ClassInstrumenter;
 import dev.whyslow.agent.instrument.InstrumentationCounters;
 import dev.whyslow.bench.IgnoringUnitListener;
@@ -122,13 +121,11 @@ public final class InProcessOverheadBenchmark {
     // Counted after the warm-up: the workload's classes load lazily, as its rounds first use them.
     System.out.printf(
         Locale.ROOT,
-        "%s, %s; %d classes instrumented, %d methods with a fast path,"
-            + " %d calls passing the thread state%n",
+        "%s, %s; %d classes instrumented, %d methods with a fast path%n",
         workload,
         options,
         counters.classesInstrumented(),
-        counters.methodsWithFastPath(),
-        counters.statePassingCalls());
+        counters.methodsWithFastPath());
     if (!options.only.isEmpty() && counters.classesInstrumented() == 0) {
       System.err.println(
           "only="
@@ -317,8 +314,6 @@ public final class InProcessOverheadBenchmark {
     private final ClassInstrumenter instrumenter;
     private final String inScope;
     private final Predicate<String> instrumented;
-    private final ClassFiles neighbours =
-        new ClassFiles(this::instrumentedClassFile, new ClassFiles.Memory());
 
     WorkloadLoader(ClassInstrumenter instrumenter, String inScope) {
       this(instrumenter, inScope, name -> true);
@@ -343,27 +338,11 @@ public final class InProcessOverheadBenchmark {
           byte[] rewritten =
               instrumenter == null || !instrumented.test(name)
                   ? null
-                  : instrumenter.instrument(bytes, true, neighbours);
+                  : instrumenter.instrument(bytes);
           byte[] defined = rewritten == null ? bytes : rewritten;
           c = defineClass(name, defined, 0, defined.length);
         }
         return c;
-      }
-    }
-
-    /**
-     * The class file of a class this loader instruments, by internal name, as the agent's
-     * transformer reads its neighbours; {@code null} for any other.
-     */
-    private byte[] instrumentedClassFile(String internalName) {
-      String name = internalName.replace('/', '.');
-      if (!name.startsWith(inScope) || !instrumented.test(name)) {
-        return null;
-      }
-      try {
-        return classFile(name);
-      } catch (ClassNotFoundException e) {
-        return null;
       }
     }
 
