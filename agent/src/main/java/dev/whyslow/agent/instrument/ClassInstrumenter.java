@@ -111,20 +111,11 @@ public final class ClassInstrumenter {
    * retransformed, no method is added to the class ({@link LambdaSites}).
    */
   public byte[] instrument(byte[] classFile, boolean mayAddMethods) {
-    return instrument(classFile, mayAddMethods, ClassFiles.none());
-  }
-
-  /**
-   * As {@link #instrument(byte[], boolean)}, with {@code neighbours}, the class files of the
-   * class's loader, for its copies to call the copies of the short methods of its package ({@link
-   * CallerCalls}).
-   */
-  public byte[] instrument(byte[] classFile, boolean mayAddMethods, ClassFiles neighbours) {
     Set<String> noFastPath = new HashSet<>();
     Set<String> leaveAlone = new HashSet<>();
     for (int attempt = 1; ; attempt++) {
       try {
-        return instrument(classFile, mayAddMethods, neighbours, noFastPath, leaveAlone);
+        return instrument(classFile, mayAddMethods, noFastPath, leaveAlone);
       } catch (MethodTooLargeException e) {
         if (attempt == MAX_ATTEMPTS) {
           throw e;
@@ -140,11 +131,7 @@ public final class ClassInstrumenter {
   }
 
   private byte[] instrument(
-      byte[] classFile,
-      boolean mayAddMethods,
-      ClassFiles neighbours,
-      Set<String> noFastPath,
-      Set<String> leaveAlone) {
+      byte[] classFile, boolean mayAddMethods, Set<String> noFastPath, Set<String> leaveAlone) {
     ClassReader reader = new ClassReader(classFile);
     ClassNode node = new ClassNode();
     reader.accept(node, ClassReader.EXPAND_FRAMES);
@@ -152,18 +139,6 @@ public final class ClassInstrumenter {
       return null;
     }
     String className = node.name.replace('/', '.');
-    // Judged on the class as javac wrote it, as its callers judge it from its class file.
-    boolean callsCopies = copies && mayAddMethods && CallerSampled.mayCallCopies(node);
-    Set<String> sampledFromCallers = callsCopies ? CallerSampled.of(node) : Set.of();
-    CallerCalls callerCalls =
-        callsCopies ? new CallerCalls(node, sampledFromCallers, neighbours) : null;
-    Set<String> copiesToAdd = new HashSet<>(sampledFromCallers);
-    List<MethodNode> javacCode = new ArrayList<>();
-    for (MethodNode method : node.methods) {
-      if (sampledFromCallers.contains(method.name + method.desc)) {
-        javacCode.add(MethodCopies.copyOf(method));
-      }
-    }
     int wrapped = units.wrap(node, true);
     LambdaSites lambdaSites = mayAddMethods ? LambdaSites.forClass(node) : null;
     List<MethodNode> methods = new ArrayList<>();
@@ -218,9 +193,6 @@ public final class ClassInstrumenter {
         fastPath = null; // its weights counted the probes that are gone
       }
       if (!points.isEmpty() || (counted && DepthCounting.callsCountedCode(method))) {
-        if (copied) {
-          copiesToAdd.remove(own.name + own.desc);
-        }
         methods.add(method);
         countedMethods.add(counted);
         plans.add(points);
@@ -233,7 +205,7 @@ public final class ClassInstrumenter {
         }
       }
     }
-    if (methods.isEmpty() && wrapped == 0 && copiesToAdd.isEmpty()) {
+    if (methods.isEmpty() && wrapped == 0) {
       return null;
     }
     if (lambdaSites != null) {
@@ -268,24 +240,8 @@ public final class ClassInstrumenter {
       }
       MethodNode own = owners.get(m);
       if (own != null) {
-        if (callerCalls != null) {
-          callerCalls.retarget(method);
-        }
-        if (sampledFromCallers.contains(own.name + own.desc)) {
-          addCallerSampledCopy(node, own, method);
-        } else {
-          addCopies(node, own, method, depthCopies.get(m), methodId);
-        }
+        addCopies(node, own, method, depthCopies.get(m), methodId);
       }
-    }
-    for (MethodNode plain : javacCode) {
-      if (copiesToAdd.contains(plain.name + plain.desc)) {
-        // Its callers' copies call its copy: without probes to put in it, a plain one.
-        addCallerSampledCopy(node, plain, plain);
-      }
-    }
-    if (callerCalls != null) {
-      callerCalls.addHelpers();
     }
     // No COMPUTE_* flags: max stack and locals are adjusted by hand and the expanded frames are
     // written back compressed, so ASM never needs to load classes to merge types.
@@ -296,18 +252,6 @@ public final class ClassInstrumenter {
     counters.unitsWrapped.addAndGet(wrapped);
     counters.methodsWithFastPath.addAndGet(withFastPath);
     return out;
-  }
-
-  /**
-   * Adds {@code withProbes}, the copy with probes of {@code own}, a method sampled from its callers
-   * ({@link CallerSampled}), to the class under the name its callers' copies call; {@code own}
-   * keeps its code as javac wrote it, with no entry.
-   */
-  private static void addCallerSampledCopy(ClassNode node, MethodNode own, MethodNode withProbes) {
-    int access = CallerSampled.copyAccess(own.access);
-    withProbes.name = own.name + MethodCopies.SUFFIX;
-    withProbes.access = access;
-    node.methods.add(withProbes);
   }
 
   /**

@@ -411,7 +411,7 @@ final class MethodCopies {
   }
 
   /** The locals at entry, in the expanded frame format: {@code this}, then one per argument. */
-  static List<Object> entryLocals(String owner, MethodNode method) {
+  private static List<Object> entryLocals(String owner, MethodNode method) {
     List<Object> locals = new ArrayList<>();
     if ((method.access & Opcodes.ACC_STATIC) == 0) {
       locals.add(owner);

@@ -1,14 +1,11 @@
 package dev.whyslow.agent.instrument;
 
 import dev.whyslow.agent.bootstrap.Probes;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.Map;
 import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
@@ -26,9 +23,6 @@ public final class ProbeTransformer implements ClassFileTransformer {
   private final BiConsumer<String, Throwable> onFailure;
   private final Set<Module> modulesReadingProbes = ConcurrentHashMap.newKeySet();
   private final ThreadLocal<Boolean> transforming = new ThreadLocal<>();
-
-  /** Per class loader, weakly: what its classes' transformations learnt of each other. */
-  private final Map<ClassLoader, ClassFiles.Memory> memories = new WeakHashMap<>();
 
   /**
    * @param instrumentation used to let named modules (e.g. {@code java.base}) read the probes'
@@ -75,8 +69,7 @@ public final class ProbeTransformer implements ClassFileTransformer {
     try {
       byte[] out =
           inScope
-              ? instrumenter.instrument(
-                  classfileBuffer, classBeingRedefined == null, neighbours(loader))
+              ? instrumenter.instrument(classfileBuffer, classBeingRedefined == null)
               : instrumenter.wrapUnitsOnly(classfileBuffer);
       if (out != null) {
         ensureReadsProbes(module);
@@ -94,33 +87,6 @@ public final class ProbeTransformer implements ClassFileTransformer {
       counters.transformNanos.addAndGet(System.nanoTime() - start);
       Probes.exitAgentWork(wasAgent);
       transforming.remove();
-    }
-  }
-
-  /**
-   * The classes {@code loader} has in scope, read as resources: a caller judges by them which of
-   * its calls may go to a copy ({@link CallerCalls}). What is learnt of them is kept per loader,
-   * for as long as the loader lives.
-   */
-  private ClassFiles neighbours(ClassLoader loader) {
-    if (loader == null) {
-      return ClassFiles.none();
-    }
-    ClassFiles.Memory memory;
-    synchronized (memories) {
-      memory = memories.computeIfAbsent(loader, l -> new ClassFiles.Memory());
-    }
-    return new ClassFiles(internalName -> classFile(loader, internalName), memory);
-  }
-
-  private byte[] classFile(ClassLoader loader, String internalName) {
-    if (!scope.includes(internalName)) {
-      return null;
-    }
-    try (InputStream in = loader.getResourceAsStream(internalName + ".class")) {
-      return in == null ? null : in.readAllBytes();
-    } catch (IOException | RuntimeException unreadable) {
-      return null;
     }
   }
 

@@ -52,19 +52,15 @@ final class CopiedFixtures {
     try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
       original = in.readAllBytes();
     }
-    return instrumenter(registry, copies).instrument(original);
-  }
-
-  /** The agent's instrumenter as deployed, units on, its sites in {@code registry}. */
-  static ClassInstrumenter instrumenter(SiteRegistry registry, boolean copies) {
     return new ClassInstrumenter(
-        registry,
-        ProbeSet.DEFAULT,
-        new InstrumentationCounters(),
-        new MethodRegistry(),
-        true,
-        List.of(),
-        copies);
+            registry,
+            ProbeSet.DEFAULT,
+            new InstrumentationCounters(),
+            new MethodRegistry(),
+            true,
+            List.of(),
+            copies)
+        .instrument(original);
   }
 
   /** {@code c} defined from {@code bytes} in a loader of its own, initialised (so verified). */

@@ -7,7 +7,6 @@ import dev.whyslow.agent.config.InvocationSampling;
 import dev.whyslow.agent.config.ProbeSet;
 import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
-import dev.whyslow.agent.instrument.ClassFiles;
 import dev.whyslow.agent.instrument.ClassInstrumenter;
 import dev.whyslow.agent.instrument.InstrumentationCounters;
 import dev.whyslow.bench.IgnoringUnitListener;
@@ -316,9 +315,6 @@ public final class InProcessOverheadBenchmark {
     private final String inScope;
     private final Predicate<String> instrumented;
 
-    /** The package's class files as the agent reads them, for calls between copies. */
-    private final ClassFiles neighbours = new ClassFiles(this::neighbour, new ClassFiles.Memory());
-
     WorkloadLoader(ClassInstrumenter instrumenter, String inScope) {
       this(instrumenter, inScope, name -> true);
     }
@@ -342,23 +338,11 @@ public final class InProcessOverheadBenchmark {
           byte[] rewritten =
               instrumenter == null || !instrumented.test(name)
                   ? null
-                  : instrumenter.instrument(bytes, true, neighbours);
+                  : instrumenter.instrument(bytes);
           byte[] defined = rewritten == null ? bytes : rewritten;
           c = defineClass(name, defined, 0, defined.length);
         }
         return c;
-      }
-    }
-
-    private byte[] neighbour(String internalName) {
-      String name = internalName.replace('/', '.');
-      if (!name.startsWith(inScope) || !instrumented.test(name)) {
-        return null;
-      }
-      try {
-        return classFile(name);
-      } catch (ClassNotFoundException e) {
-        return null;
       }
     }
 
