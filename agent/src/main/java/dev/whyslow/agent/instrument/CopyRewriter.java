@@ -191,7 +191,10 @@ final class CopyRewriter {
    * loops reducible: the slow copy's {@code goto} sits where the loop header was, and both the slow
    * copy's entry into the loop and its back edge pass through it, a second way into the loop. C2
    * leaves such loop nests unoptimised; threading those jumps past the {@code goto} fixed that but
-   * measured worse overall, see bench/README.md ("C2's view of the fast path").
+   * measured worse overall, see bench/README.md ("C2's view of the fast path"). A crossing whose
+   * region can evaluate one probe at most has no check ({@link
+   * FastPathRoutes#MIN_WEIGHT_AT_BOUNDARY}): the fast copy never leaves there, so the slow copy's
+   * jump back is the only way in and the loop stays reducible.
    *
    * @param framed whether a declared frame already describes the position (nothing but labels and
    *     line numbers between it and the crossing), so the check's label needs none of its own
@@ -210,11 +213,13 @@ final class CopyRewriter {
         check.add(frame(crossing.frame(), copy));
       }
       // stack: ...   (whatever the frame at the crossing holds)
-      check.add(new VarInsnNode(Opcodes.ILOAD, countdown));
-      check.add(MethodRewriter.pushInt(crossing.weight()));
-      // stack: ..., cd, weight
-      check.add(new JumpInsnNode(Opcodes.IF_ICMPLE, other.entry(key, afterCall)));
-      // stack: ...
+      if (crossing.checked()) {
+        check.add(new VarInsnNode(Opcodes.ILOAD, countdown));
+        check.add(MethodRewriter.pushInt(crossing.weight()));
+        // stack: ..., cd, weight
+        check.add(new JumpInsnNode(Opcodes.IF_ICMPLE, other.entry(key, afterCall)));
+        // stack: ...
+      }
     } else {
       check.add(new JumpInsnNode(Opcodes.GOTO, other.entry(key, afterCall)));
       check.add(copy.entry(key, afterCall));

@@ -4,11 +4,13 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.InsnList;
@@ -56,15 +58,20 @@ final class FastPathPlan {
   /** The loops settled at their exit ({@link PureLoops}), by their deciding branch. */
   private final Map<AbstractInsnNode, PureLoops.PureLoop> pureLoops;
 
+  /** The probe instructions each boundary's region holds, but not a handler's or the start's. */
+  private final Map<AbstractInsnNode, List<AbstractInsnNode>> reachedFromBoundary;
+
   private FastPathPlan(
       Map<AbstractInsnNode, Integer> boundaries,
       Map<AbstractInsnNode, Integer> afterCalls,
       Map<AbstractInsnNode, List<AbstractInsnNode>> reachedAfterCall,
-      Map<AbstractInsnNode, PureLoops.PureLoop> pureLoops) {
+      Map<AbstractInsnNode, PureLoops.PureLoop> pureLoops,
+      Map<AbstractInsnNode, List<AbstractInsnNode>> reachedFromBoundary) {
     this.boundaries = boundaries;
     this.afterCalls = afterCalls;
     this.reachedAfterCall = reachedAfterCall;
     this.pureLoops = pureLoops;
+    this.reachedFromBoundary = reachedFromBoundary;
   }
 
   /**
@@ -101,8 +108,10 @@ final class FastPathPlan {
     }
     boolean[] boundary = new boolean[n];
     boundary[0] = true;
+    boolean[] handler = new boolean[n];
     for (TryCatchBlockNode tcb : method.tryCatchBlocks) {
       boundary[index.get(tcb.handler)] = true;
+      handler[index.get(tcb.handler)] = true;
     }
     // A pure loop's branch weighs nothing (it settles at the exit), its header cuts the cycle
     // without a check, and what follows its exit is a region of its own.
@@ -131,13 +140,24 @@ final class FastPathPlan {
       return null;
     }
     Map<AbstractInsnNode, Integer> boundaries = new LinkedHashMap<>();
+    Map<AbstractInsnNode, List<AbstractInsnNode>> reachedFrom = new IdentityHashMap<>();
+    Set<AbstractInsnNode> keepsCheck = Collections.newSetFromMap(new IdentityHashMap<>());
     for (int i = 0; i < n; i++) {
       if (boundary[i] && (!silent[i] || i == 0)) {
         AbstractInsnNode first = firstReal(code, i);
         if (first != null) {
           boundaries.merge(first, weight[i], Math::max);
+          if (i == 0 || handler[i]) {
+            keepsCheck.add(first);
+          }
+          reachedFrom
+              .computeIfAbsent(first, k -> new ArrayList<>())
+              .addAll(sitesInRegion(code, successors, boundary, sites, i));
         }
       }
+    }
+    for (AbstractInsnNode first : keepsCheck) {
+      reachedFrom.remove(first);
     }
     Map<AbstractInsnNode, Integer> afterCalls = new HashMap<>();
     Map<AbstractInsnNode, List<AbstractInsnNode>> reached = new HashMap<>();
@@ -147,7 +167,7 @@ final class FastPathPlan {
         reached.put(code[i], sitesReached(code, successors, boundary, sites, i + 1));
       }
     }
-    return new FastPathPlan(boundaries, afterCalls, reached, pureLoops);
+    return new FastPathPlan(boundaries, afterCalls, reached, pureLoops, reachedFrom);
   }
 
   /** The method's first real instruction, where its entry region starts. */
@@ -168,6 +188,14 @@ final class FastPathPlan {
   /** The probe instructions {@code call} reaches before the next boundary or call. */
   List<AbstractInsnNode> reachedAfter(AbstractInsnNode call) {
     return reachedAfterCall.getOrDefault(call, List.of());
+  }
+
+  /**
+   * The probe instructions the region at boundary {@code first} holds, or {@code null} for the
+   * start and handlers, which always keep their check.
+   */
+  List<AbstractInsnNode> reachedFrom(AbstractInsnNode first) {
+    return reachedFromBoundary.get(first);
   }
 
   /** The pure loop {@code branch} decides, or {@code null}. */
@@ -374,10 +402,16 @@ final class FastPathPlan {
   /** The probe instructions reachable from {@code from} before a boundary or a call. */
   private static List<AbstractInsnNode> sitesReached(
       AbstractInsnNode[] code, int[][] successors, boolean[] boundary, int[] sites, int from) {
-    List<AbstractInsnNode> out = new ArrayList<>();
     if (boundary[from]) {
-      return out;
+      return new ArrayList<>();
     }
+    return sitesInRegion(code, successors, boundary, sites, from);
+  }
+
+  /** The probe instructions from {@code from} (a boundary or not) to the next boundary or call. */
+  private static List<AbstractInsnNode> sitesInRegion(
+      AbstractInsnNode[] code, int[][] successors, boolean[] boundary, int[] sites, int from) {
+    List<AbstractInsnNode> out = new ArrayList<>();
     BitSet seen = new BitSet(code.length);
     ArrayDeque<Integer> work = new ArrayDeque<>();
     work.push(from);

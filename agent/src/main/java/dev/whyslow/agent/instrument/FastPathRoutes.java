@@ -12,7 +12,8 @@ import org.objectweb.asm.tree.AbstractInsnNode;
  * known: each boundary and each call after which a check may send control to the other copy, with
  * the region's weight and the frame the jump target declares. A call after which the frame holds an
  * object under construction is not a crossing; the probes it reaches keep their check in the fast
- * copy too ({@link FastPathPlan}).
+ * copy too ({@link FastPathPlan}). Nor does a boundary whose region can evaluate one probe at most
+ * get a check, only the slow copy's jump back ({@link #MIN_WEIGHT_AT_BOUNDARY}).
  */
 final class FastPathRoutes {
   /**
@@ -21,8 +22,25 @@ final class FastPathRoutes {
    */
   static final int MIN_WEIGHT_AFTER_CALL = 2;
 
-  /** A check: the region's weight and the frame at the check. */
-  record Crossing(int weight, ProbeFrames.Frame frame) {}
+  /**
+   * Fewest probes a region must be able to evaluate for a check at its boundary (the start and
+   * handlers always have one). With fewer the check saves no compare, and its jump into the slow
+   * copy's loop made the loop nest irreducible, which C2 leaves unoptimised: a matrix product's
+   * copy ran 2.4 times slower than its own code, 1.6 times without (bench/README.md, twenty-fifth
+   * session). There the slow copy only jumps back, and the region's probes keep their checks in the
+   * fast copy.
+   */
+  static final int MIN_WEIGHT_AT_BOUNDARY = 2;
+
+  /**
+   * A crossing: the region's weight and the frame at it; {@code checked} false where only the slow
+   * copy jumps, back to the fast one.
+   */
+  record Crossing(int weight, ProbeFrames.Frame frame, boolean checked) {
+    Crossing(int weight, ProbeFrames.Frame frame) {
+      this(weight, frame, true);
+    }
+  }
 
   private final Map<AbstractInsnNode, Crossing> boundaries = new IdentityHashMap<>();
   private final Map<AbstractInsnNode, Crossing> calls = new IdentityHashMap<>();
@@ -55,6 +73,12 @@ final class FastPathRoutes {
       boolean start = e.getKey() == plan.start();
       if (!start && e.getValue() == 0) {
         continue; // nothing to save: no probe before the next boundary
+      }
+      List<AbstractInsnNode> region = plan.reachedFrom(e.getKey());
+      if (!start && region != null && e.getValue() < MIN_WEIGHT_AT_BOUNDARY) {
+        routes.boundaries.put(e.getKey(), new Crossing(e.getValue(), frame, false));
+        routes.checkedInFast.addAll(region);
+        continue;
       }
       loopCrossing |= !start;
       routes.boundaries.put(e.getKey(), new Crossing(e.getValue(), frame));

@@ -52,6 +52,7 @@ class FastPathEquivalenceTest {
           new Call(LoopShapes.class, "forLoop", 9),
           new Call(LoopShapes.class, "whileTrueWithBreak", XS),
           new Call(LoopShapes.class, "nested", 5),
+          new Call(LoopShapes.class, "innerProducts", 4),
           new Call(LoopShapes.class, "doWhile", 6),
           new Call(LoopShapes.class, "tryInLoop", (Object) new String[] {"1", "x", "3", "-2"}),
           new Call(Branchy.class, "countPositives", XS),
