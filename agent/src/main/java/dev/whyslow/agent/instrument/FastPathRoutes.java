@@ -26,7 +26,7 @@ final class FastPathRoutes {
    * Fewest probes a region must be able to evaluate for a check at its boundary (the start and
    * handlers always have one). With fewer the check saves no compare, and its jump into the slow
    * copy's loop made the loop nest irreducible, which C2 leaves unoptimised: a matrix product's
-   * copy ran 2.4 times slower than its own code, 1.6 times without (bench/README.md, twenty-fifth
+   * copy took 2.4 times its own code's time, 1.6 times without (bench/README.md, twenty-fifth
    * session). There the slow copy only jumps back, and the region's probes keep their checks in the
    * fast copy.
    */
