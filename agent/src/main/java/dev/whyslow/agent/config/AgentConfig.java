@@ -80,7 +80,14 @@ public record AgentConfig(
         + ", sampling.rate="
         + samplingRate
         + ", sampling.invocations="
-        + (invocations.usedAt(samplingRate) ? invocations.share() : "all")
+        + (!invocations.usedAt(samplingRate)
+            ? "all"
+            : invocations.steadyShareAt(samplingRate) < invocations.share()
+                ? invocations.share()
+                    + " then "
+                    + invocations.steadyShareAt(samplingRate)
+                    + " once the JIT settles"
+                : invocations.share())
         + ", include="
         + include
         + ", exclude="

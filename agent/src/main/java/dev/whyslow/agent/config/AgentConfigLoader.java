@@ -37,6 +37,10 @@ public final class AgentConfigLoader {
     DEFAULTS.put("sampling.rate", "0.0001");
     DEFAULTS.put("sampling.invocations", "on");
     DEFAULTS.put("sampling.invocation.share", Double.toString(InvocationSampling.DEFAULT_SHARE));
+    DEFAULTS.put(
+        "sampling.invocation.share.steady",
+        Double.toString(InvocationSampling.DEFAULT_STEADY_SHARE));
+    DEFAULTS.put("sampling.invocation.settle", "5s");
     DEFAULTS.put("include", "");
     DEFAULTS.put("exclude", "");
     DEFAULTS.put("probes", "branch,return");
@@ -134,8 +138,7 @@ public final class AgentConfigLoader {
             Integer.parseInt(daemon[1]),
             p.string("token"),
             p.rate("sampling.rate"),
-            new InvocationSampling(
-                p.onOff("sampling.invocations"), p.positiveShare("sampling.invocation.share")),
+            invocationSampling(p),
             include,
             p.prefixes("exclude"),
             p.probes("probes", "scalar.pair.partners").withFastPath(p.onOff("probes.fastpath")),
@@ -158,6 +161,19 @@ public final class AgentConfigLoader {
                 p.declaredMethods("units.declare"),
                 p.share("units.audit.share")));
     return new Result(config, problems);
+  }
+
+  /**
+   * The invocation shares. A steady share above the share (a share set below the default steady
+   * one) is taken as the share: the share is never raised.
+   */
+  private static InvocationSampling invocationSampling(ValueParser p) {
+    double share = p.positiveShare("sampling.invocation.share");
+    return new InvocationSampling(
+        p.onOff("sampling.invocations"),
+        share,
+        Math.min(share, p.positiveShare("sampling.invocation.share.steady")),
+        p.durationMillis("sampling.invocation.settle"));
   }
 
   private Map<String, String> parseAgentArgs(String agentArgs) {

@@ -51,7 +51,11 @@ public final class AgentRuntime {
     this.registry = new SiteRegistry(config.maxPredicates());
     this.processCounts = new ChunkedRunCounts(registry.slotCapacity());
     this.scope = new Scope(config.include(), config.exclude());
-    this.sampling = new SamplingPlan(config.invocations(), config.samplingRate());
+    this.sampling =
+        new SamplingPlan(
+            config.invocations(),
+            config.samplingRate(),
+            JitSettling.ofThisJvm(config.invocations().settleMillis()));
     sampling.setRate(config.samplingRate());
     ClassInstrumenter instrumenter =
         new ClassInstrumenter(
@@ -208,6 +212,7 @@ public final class AgentRuntime {
       link.start();
       while (!stopping) {
         announceNewSites();
+        lowerShareOnceSettled();
         synchronized (wakeUp) {
           if (!stopping) {
             wakeUp.wait(ANNOUNCE_INTERVAL_MILLIS);
@@ -218,6 +223,16 @@ public final class AgentRuntime {
       Thread.currentThread().interrupt();
     } catch (Throwable t) {
       AgentErrors.report("the agent's background thread", t);
+    }
+  }
+
+  private void lowerShareOnceSettled() {
+    double share = sampling.poll();
+    if (share > 0) {
+      log.info(
+          "the JIT has settled: sampled invocations now run their copies in a share of "
+              + share
+              + " (sampling.invocation.share.steady)");
     }
   }
 

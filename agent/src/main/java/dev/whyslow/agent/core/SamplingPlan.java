@@ -9,14 +9,19 @@ import dev.whyslow.agent.config.InvocationSampling;
  * share of them runs its probes at the rate over the share; otherwise every invocation runs them at
  * the rate. Invocations are sampled only if they were at the start rate, since only then were
  * classes instrumented with the copies that make it pay: a JVM started at a high rate keeps running
- * every invocation's probes whatever rate the daemon sets later.
+ * every invocation's probes whatever rate the daemon sets later. The share drops to the steady one
+ * once the JIT has settled ({@link #poll}), for good.
  */
 final class SamplingPlan {
   private final InvocationSampling settings;
+  private final JitSettling jit;
+  private double rate = Double.NaN;
+  private boolean steady;
 
-  SamplingPlan(InvocationSampling settings, double startRate) {
+  SamplingPlan(InvocationSampling settings, double startRate, JitSettling jit) {
     this.settings =
         settings.usedAt(startRate) ? settings : new InvocationSampling(false, settings.share());
+    this.jit = this.settings.lowers() ? jit : null;
   }
 
   /** Whether classes get copies: invocations are sampled from the start. */
@@ -30,7 +35,27 @@ final class SamplingPlan {
    * @throws IllegalArgumentException when it is not a rate in [1e-6, 1]
    */
   synchronized void setRate(double rate) {
-    Probes.setSamplingRate(rate, settings.shareAt(rate));
+    Probes.setSamplingRate(rate, steady ? settings.steadyShareAt(rate) : settings.shareAt(rate));
+    this.rate = rate;
+  }
+
+  /**
+   * Lowers the share to the steady one if the JIT has settled since the last poll; the agent's
+   * background thread calls it about once a second.
+   *
+   * @return the share now in force when it was lowered by this call, else {@code 0}
+   */
+  synchronized double poll() {
+    if (jit == null || steady || Double.isNaN(rate) || !jit.settled()) {
+      return 0;
+    }
+    steady = true;
+    double share = settings.steadyShareAt(rate);
+    if (share == Probes.invocationShare()) {
+      return 0; // the rate in force leaves no room below the warm-up share
+    }
+    Probes.setSamplingRate(rate, share);
+    return share;
   }
 
   /** The kill switch. */

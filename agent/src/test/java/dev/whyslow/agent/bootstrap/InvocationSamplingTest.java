@@ -44,6 +44,18 @@ class InvocationSamplingTest {
   }
 
   @Test
+  void aShareLoweredMidRunTakesHoldAtOnceAndTheCopiesDrawAtTheRateOverIt() {
+    Probes.setSamplingRate(1e-4, 0.05);
+    entries(); // the warm-up share, as the JIT compiles
+    Probes.setSamplingRate(1e-4, 0.01); // the JIT settled (SamplingPlan.poll)
+    int[] counts = entries();
+    // Binomial(200,000, 0.01): mean 2,000, sd 44.5; five sd either side.
+    assertThat((double) counts[Probes.PROBES]).isCloseTo(2_000, within(225.0));
+    assertThat(Probes.samplingRate()).as("what runs report").isEqualTo(1e-4);
+    assertThat(Probes.rate.rate).as("the rate inside a copy").isCloseTo(0.01, within(1e-12));
+  }
+
+  @Test
   void withAShareOfOneEveryInvocationRunsItsProbes() {
     Probes.setSamplingRate(1.0);
     assertThat(entries()[Probes.PROBES]).isEqualTo(CALLS);

@@ -115,7 +115,8 @@ class AgentConfigLoaderTest {
       AgentConfigLoader.Result r =
           AgentConfigLoader.load(
               "service=s,include=a,sampling.invocation.share=" + bad, Map.of(), Map.of());
-      assertThat(r.config().invocations()).isEqualTo(new InvocationSampling(true, 0.05));
+      assertThat(r.config().invocations())
+          .isEqualTo(new InvocationSampling(true, 0.05, 0.01, 5_000));
       assertThat(r.problems())
           .contains(
               "sampling.invocation.share="
@@ -128,7 +129,34 @@ class AgentConfigLoaderTest {
                     "sampling.invocations=off,sampling.invocation.share=1/10", Map.of(), Map.of())
                 .config()
                 .invocations())
-        .isEqualTo(new InvocationSampling(false, 0.1));
+        .isEqualTo(new InvocationSampling(false, 0.1, 0.01, 5_000));
+  }
+
+  @Test
+  void theSteadyShareIsNeverAboveTheShareAndItsWindowIsADuration() {
+    AgentConfigLoader.Result low =
+        AgentConfigLoader.load(
+            "service=s,include=a,sampling.invocation.share=0.005", Map.of(), Map.of());
+    assertThat(low.config().invocations().steadyShare()).isEqualTo(0.005);
+    assertThat(low.config().invocations().lowers()).isFalse();
+    AgentConfigLoader.Result set =
+        AgentConfigLoader.load(
+            "service=s,include=a,sampling.invocation.share.steady=1/50,sampling.invocation.settle=30s",
+            Map.of(),
+            Map.of());
+    assertThat(set.problems()).isEmpty();
+    assertThat(set.config().invocations())
+        .isEqualTo(new InvocationSampling(true, 0.05, 0.02, 30_000));
+    AgentConfigLoader.Result bad =
+        AgentConfigLoader.load(
+            "service=s,include=a,sampling.invocation.share.steady=0,sampling.invocation.settle=soon",
+            Map.of(),
+            Map.of());
+    assertThat(bad.config().invocations())
+        .isEqualTo(new InvocationSampling(true, 0.05, 0.01, 5_000));
+    assertThat(bad.problems())
+        .anySatisfy(p -> assertThat(p).startsWith("sampling.invocation.share.steady=0"))
+        .anySatisfy(p -> assertThat(p).startsWith("sampling.invocation.settle=soon"));
   }
 
   @Test

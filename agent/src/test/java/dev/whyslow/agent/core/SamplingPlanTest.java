@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 /** Which share of invocations runs its probes, at which rate, as the rate changes. */
 class SamplingPlanTest {
   private static final InvocationSampling TWENTIETH = new InvocationSampling(true, 0.05);
+  private static final InvocationSampling LOWERED = new InvocationSampling(true, 0.05, 0.01, 1_000);
 
   @AfterEach
   void restoreProbes() {
@@ -19,7 +20,7 @@ class SamplingPlanTest {
 
   @Test
   void atAProductionRateAShareOfInvocationsRunsItsProbes() {
-    SamplingPlan plan = new SamplingPlan(TWENTIETH, 1e-4);
+    SamplingPlan plan = new SamplingPlan(TWENTIETH, 1e-4, null);
     assertThat(plan.copies()).isTrue();
     plan.setRate(1e-4);
     assertThat(Probes.samplingRate()).as("what runs report").isEqualTo(1e-4);
@@ -28,7 +29,7 @@ class SamplingPlanTest {
 
   @Test
   void aboveATenthOfTheShareEveryInvocationRunsItsProbes() {
-    SamplingPlan plan = new SamplingPlan(TWENTIETH, 1e-4);
+    SamplingPlan plan = new SamplingPlan(TWENTIETH, 1e-4, null);
     plan.setRate(0.01);
     assertThat(Probes.invocationShare()).isEqualTo(1.0);
     assertThat(Probes.samplingRate()).isEqualTo(0.01);
@@ -38,7 +39,7 @@ class SamplingPlanTest {
 
   @Test
   void aJvmStartedAtAHighRateKeepsSamplingEveryInvocationWhenTheRateGoesDown() {
-    SamplingPlan plan = new SamplingPlan(TWENTIETH, 0.5); // classes got no copies
+    SamplingPlan plan = new SamplingPlan(TWENTIETH, 0.5, null); // classes got no copies
     assertThat(plan.copies()).isFalse();
     plan.setRate(1e-4);
     assertThat(Probes.invocationShare()).isEqualTo(1.0);
@@ -47,15 +48,63 @@ class SamplingPlanTest {
 
   @Test
   void offSamplesEveryInvocation() {
-    SamplingPlan plan = new SamplingPlan(new InvocationSampling(false, 0.05), 1e-4);
+    SamplingPlan plan = new SamplingPlan(new InvocationSampling(false, 0.05), 1e-4, null);
     assertThat(plan.copies()).isFalse();
     plan.setRate(1e-4);
     assertThat(Probes.invocationShare()).isEqualTo(1.0);
   }
 
   @Test
+  void onceTheJitHasSettledTheShareDropsToTheSteadyOneForGood() {
+    boolean[] settled = {false};
+    SamplingPlan plan = new SamplingPlan(LOWERED, 1e-4, settling(settled));
+    plan.setRate(1e-4);
+    assertThat(plan.poll()).as("the JIT still busy").isZero();
+    assertThat(Probes.invocationShare()).isEqualTo(0.05);
+    settled[0] = true;
+    assertThat(plan.poll()).isEqualTo(0.01);
+    assertThat(Probes.invocationShare()).isEqualTo(0.01);
+    assertThat(Probes.samplingRate()).as("what runs report").isEqualTo(1e-4);
+    assertThat(plan.poll()).as("once only").isZero();
+    plan.setRate(2e-4); // the daemon's command, later
+    assertThat(Probes.invocationShare()).isEqualTo(0.01);
+    plan.setRate(0.004); // too high for the steady share, not for the warm-up one
+    assertThat(Probes.invocationShare()).isEqualTo(0.05);
+  }
+
+  @Test
+  void aRateTooHighForTheSteadyShareKeepsTheWarmUpShare() {
+    SamplingPlan plan = new SamplingPlan(LOWERED, 0.004, settling(new boolean[] {true}));
+    plan.setRate(0.004);
+    assertThat(plan.poll()).isZero();
+    assertThat(Probes.invocationShare()).isEqualTo(0.05);
+  }
+
+  @Test
+  void withoutCopiesNothingIsLowered() {
+    SamplingPlan plan = new SamplingPlan(LOWERED, 0.5, settling(new boolean[] {true}));
+    plan.setRate(1e-4);
+    assertThat(plan.poll()).isZero();
+    assertThat(Probes.invocationShare()).isEqualTo(1.0);
+  }
+
+  /** A JIT that has settled exactly when {@code settled[0]} says so. */
+  private static JitSettling settling(boolean[] settled) {
+    long[] now = {0};
+    long[] compiled = {0};
+    return new JitSettling(
+        1_000,
+        () -> compiled[0],
+        () -> {
+          now[0] += 2_000;
+          compiled[0] += settled[0] ? 0 : 1_000;
+          return now[0];
+        });
+  }
+
+  @Test
   void theKillSwitchReachesTheProbes() {
-    SamplingPlan plan = new SamplingPlan(TWENTIETH, 1e-4);
+    SamplingPlan plan = new SamplingPlan(TWENTIETH, 1e-4, null);
     plan.setEnabled(false);
     assertThat(Probes.isEnabled()).isFalse();
     plan.setEnabled(true);
