@@ -11,11 +11,17 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * Turns a run recorded at sampling rate 1 into one the agent could have recorded at a lower rate.
- * The agent's geometric countdown records each evaluation independently with probability {@code
- * rate} (a Bernoulli process), so keeping each recorded evaluation with that probability, i.e. a
- * binomial draw per predicate outcome, gives exactly the distribution of a sampled run. Song and
- * Lu's ΔLDA drivers emulated their sampler offline the same way.
+ * Turns a run recorded at sampling rate 1 into one sampled at a lower rate, each evaluation kept
+ * independently with probability {@code rate}: a binomial draw per predicate outcome, the
+ * per-evaluation sampling of CBI and of Song and Lu, whose ΔLDA drivers emulated their sampler
+ * offline the same way.
+ *
+ * <p>The agent records each evaluation with that probability too, but at production rates it
+ * samples whole invocations (README, "Sampled invocations"): one invocation in 20 runs its probes,
+ * at the rate over that share. Evaluations in different invocations are still independent, so for a
+ * site evaluated at most once per invocation this is exactly the agent's distribution; evaluations
+ * in one invocation, a loop's, are kept together or not at all, which this thinning does not model:
+ * the runs really sampled by the agent are the check on it.
  */
 public final class SamplingEmulator {
   private SamplingEmulator() {}

@@ -72,9 +72,13 @@ final class SetupSection {
         String.format(
             Locale.ROOT,
             "- **Emulated runs**: a rate-1 run thinned so that every recorded evaluation is kept"
-                + " with probability %s (binomial thinning per predicate outcome; the agent's"
-                + " geometric countdown is a Bernoulli process, so this is exactly the distribution"
-                + " of a sampled run, and Song's own ΔLDA drivers emulated their sampler offline)."
+                + " independently with probability %s (binomial thinning per predicate outcome, as"
+                + " Song's own ΔLDA drivers emulated their sampler offline). The agent keeps each"
+                + " evaluation with that probability too, but samples whole invocations (one in 20"
+                + " runs its probes, at the rate over that share; README, *Sampled invocations*):"
+                + " for a site evaluated at most once per invocation the thinning is exactly its"
+                + " distribution, while a loop's evaluations in one invocation are sampled together"
+                + " or not at all, which the thinning does not model and the real column does."
                 + " %d emulated runs per side use the same %d inputs as the real column; larger"
                 + " counts draw with replacement from the %d distinct inputs per side. %d trials"
                 + " per cell with fixed seeds; a cell shows the median rank, and [best–worst] when"
