@@ -25,7 +25,9 @@ import java.util.List;
  * <p>Usage: {@code LockstepOverheadBenchmark <agent.jar> <examples.jar> [pairs=10] [warmup=60]
  * [blocks=30] [roundsPerBlock=10] [agentArgs]}; {@code -Dbench.workload=...} as in {@link
  * ProcessOverheadBenchmark}; {@code -Dbench.baseline=<other agent.jar>} puts that agent, with the
- * same arguments, in the arm without, to compare two versions.
+ * same arguments or {@code -Dbench.baselineArgs}, in the arm without, to compare two versions or
+ * two configurations; {@code -Dbench.agentJvm="<options>"} adds JVM options to the arm with the
+ * agent only.
  */
 public final class LockstepOverheadBenchmark {
   private LockstepOverheadBenchmark() {}
@@ -61,12 +63,20 @@ public final class LockstepOverheadBenchmark {
             perBlock);
     List<String> withAgent = new ArrayList<>(plain);
     withAgent.add(1, "-javaagent:" + agentJar + "=" + agentArgs);
+    String agentJvmOptions = System.getProperty("bench.agentJvm", "").strip();
+    if (!agentJvmOptions.isEmpty()) {
+      // JVM options for the arm with the agent only, to tell what the JIT makes of its code.
+      withAgent.addAll(1, List.of(agentJvmOptions.split("\\s+")));
+      System.out.println("JVM options of the arm with the agent: " + agentJvmOptions);
+    }
     String baselineJar = System.getProperty("bench.baseline");
     if (baselineJar != null) {
-      // Another version of the agent, same arguments, in the arm "without".
+      // Another version of the agent in the arm "without", with the same arguments or its own.
+      String baselineArgs = System.getProperty("bench.baselineArgs", agentArgs);
       plain = new ArrayList<>(plain);
-      plain.add(1, "-javaagent:" + baselineJar + "=" + agentArgs);
-      System.out.println("baseline: the agent " + baselineJar + " in the arm without");
+      plain.add(1, "-javaagent:" + baselineJar + "=" + baselineArgs);
+      System.out.println(
+          "baseline: the agent " + baselineJar + "=" + baselineArgs + " in the arm without");
     }
 
     List<Double> pairRatios = new ArrayList<>();
