@@ -70,6 +70,12 @@ public final class LockstepOverheadBenchmark {
       System.out.println("JVM options of the arm with the agent: " + agentJvmOptions);
     }
     String baselineJar = System.getProperty("bench.baseline");
+    if (baselineJar == null && System.getProperty("bench.baselineArgs") != null) {
+      System.err.println(
+          "LockstepOverheadBenchmark: -Dbench.baselineArgs needs -Dbench.baseline=<agent.jar> (the"
+              + " same jar as the arm with the agent, to compare two configurations)");
+      System.exit(2);
+    }
     if (baselineJar != null) {
       // Another version of the agent in the arm "without", with the same arguments or its own.
       String baselineArgs = System.getProperty("bench.baselineArgs", agentArgs);
