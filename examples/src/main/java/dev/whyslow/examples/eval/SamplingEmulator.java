@@ -20,8 +20,9 @@ import java.util.SplittableRandom;
  * samples whole invocations (README, "Sampled invocations"): one invocation in 20 runs its probes,
  * at the rate over that share. Evaluations in different invocations are still independent, so for a
  * site evaluated at most once per invocation this is exactly the agent's distribution; evaluations
- * in one invocation, a loop's, are kept together or not at all, which this thinning does not model:
- * the runs really sampled by the agent are the check on it.
+ * in one invocation, a loop's, are kept together or not at all, and so are those of a short method
+ * called in a loop (it follows its caller's draw), which this thinning does not model: the runs
+ * really sampled by the agent are the check on it.
  */
 public final class SamplingEmulator {
   private SamplingEmulator() {}
