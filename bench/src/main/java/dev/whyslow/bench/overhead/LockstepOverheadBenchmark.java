@@ -27,16 +27,21 @@ import java.util.List;
  * ProcessOverheadBenchmark}; {@code -Dbench.baseline=<other agent.jar>} puts that agent, with the
  * same arguments or {@code -Dbench.baselineArgs}, in the arm without, to compare two versions or
  * two configurations; {@code -Dbench.agentJvm="<options>"} adds JVM options to the arm with the
- * agent only.
+ * agent only. {@code noop}, for either agent jar, is {@link NoopAgent}: a {@code -javaagent} that
+ * does nothing, to tell what a JVM pays for any agent from what ours adds.
  */
 public final class LockstepOverheadBenchmark {
   private LockstepOverheadBenchmark() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0) {
+      args = args.clone();
+      args[0] = NoopAgentJar.resolve(args[0]);
+    }
     BuiltJars jars =
         BuiltJars.fromArgs(
             args,
-            "usage: LockstepOverheadBenchmark <agent.jar> <examples.jar> [pairs] [warmup] [blocks]"
+            "usage: LockstepOverheadBenchmark <agent.jar|noop> <examples.jar> [pairs] [warmup] [blocks]"
                 + " [roundsPerBlock] [agentArgs]");
     Path agentJar = jars.agent();
     Path examplesJar = jars.examples();
@@ -70,6 +75,9 @@ public final class LockstepOverheadBenchmark {
       System.out.println("JVM options of the arm with the agent: " + agentJvmOptions);
     }
     String baselineJar = System.getProperty("bench.baseline");
+    if (baselineJar != null) {
+      baselineJar = NoopAgentJar.resolve(baselineJar);
+    }
     if (baselineJar == null && System.getProperty("bench.baselineArgs") != null) {
       System.err.println(
           "LockstepOverheadBenchmark: -Dbench.baselineArgs needs -Dbench.baseline=<agent.jar> (the"
