@@ -63,7 +63,9 @@ public final class AgentInstaller {
               + runtime.counters().classesInstrumented()
               + " classes instrumented so far): "
               + config);
-      if (config.invocations().enabled()) {
+      if (config.invocations().enabled() && log.isInfo()) {
+        // Reading the JVM's arguments starts the platform's management beans, some 30 ms on the
+        // service's start-up path: only for a line that will be printed.
         String advice = CopyCompilation.adviceForThisJvm();
         if (advice != null) {
           log.info(advice);

@@ -46,6 +46,11 @@ public final class AgentLog {
     }
   }
 
+  /** Whether {@link #info} prints: a message that costs something to make is made only then. */
+  public boolean isInfo() {
+    return level.shows(LogLevel.INFO);
+  }
+
   public boolean isDebug() {
     return level.shows(LogLevel.DEBUG);
   }
