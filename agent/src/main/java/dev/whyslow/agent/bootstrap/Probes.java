@@ -205,6 +205,15 @@ public final class Probes {
   }
 
   /**
+   * Starts every thread's sampler from {@code seed} and the thread's id ({@code sampling.seed}):
+   * for tests and evaluations that must sample the same evaluations in every run. Must come before
+   * {@link #warmUp}, which creates the premain thread's state.
+   */
+  public static void fixSamplerSeed(long seed) {
+    ThreadState.fixSeeds(seed);
+  }
+
+  /**
    * Initialises and links every class and method the sampled path uses, by running each probe's
    * sampled path once into a scratch run; called once by the agent before any class is
    * instrumented.

@@ -92,11 +92,21 @@ public final class ThreadState {
 
   private static long seedSequence = System.nanoTime();
 
+  /** Whether every thread's seed comes from {@link #fixedSeed} and its id alone. */
+  private static volatile boolean seedFixed;
+
+  private static long fixedSeed;
+
   ThreadState() {
     threadId = Thread.currentThread().getId();
-    // A racy static sequence is fine: it only spreads seeds, the mix below does the rest.
-    long s = seedSequence += 0x9E3779B97F4A7C15L;
-    seed = mix(s ^ System.nanoTime() ^ (Thread.currentThread().getId() * 0xBF58476D1CE4E5B9L));
+    if (seedFixed) {
+      // The id, not the order threads first reach a probe: the agent's own threads may come first.
+      seed = mix(fixedSeed ^ (threadId * 0xBF58476D1CE4E5B9L));
+    } else {
+      // A racy static sequence is fine: it only spreads seeds, the mix below does the rest.
+      long s = seedSequence += 0x9E3779B97F4A7C15L;
+      seed = mix(s ^ System.nanoTime() ^ (threadId * 0xBF58476D1CE4E5B9L));
+    }
     generation = Probes.generation - 1; // forces a sync (and first draw) on first use
   }
 
@@ -163,6 +173,21 @@ public final class ThreadState {
     double u = ((nextLong() >>> 11) + 1) * 0x1.0p-53; // uniform in (0, 1]
     double n = Math.floor(Math.log(u) / rate.logOneMinusRate) + 1.0;
     return n >= Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) n;
+  }
+
+  /**
+   * Seeds every thread state created from now on from {@code seed} and its thread's id, so that a
+   * program whose probes run on the same threads records the same evaluations in every run. The
+   * agent calls it before any probe runs, where {@code sampling.seed} is set.
+   */
+  static void fixSeeds(long seed) {
+    fixedSeed = seed;
+    seedFixed = true;
+  }
+
+  /** Back to a random start per thread state; for tests. */
+  static void unfixSeeds() {
+    seedFixed = false;
   }
 
   /**

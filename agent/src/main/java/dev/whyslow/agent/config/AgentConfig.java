@@ -2,6 +2,7 @@ package dev.whyslow.agent.config;
 
 import dev.whyslow.protocol.Label;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * The agent's configuration after precedence and validation ({@link AgentConfigLoader}). Every
@@ -16,6 +17,8 @@ import java.util.List;
  * @param token shared secret for the daemon, {@code ""} for none
  * @param samplingRate probability that one predicate evaluation is recorded, in [1e-6, 1]
  * @param invocations which invocations run their probes ({@link InvocationSampling})
+ * @param samplingSeed the seed every thread's sampler starts from (with its thread id), for runs
+ *     that must sample the same evaluations each time; empty for a random start per thread
  * @param include dotted package or class prefixes to instrument; empty means none
  * @param exclude dotted prefixes taken out of the includes
  * @param probes which probe families to insert
@@ -40,6 +43,7 @@ public record AgentConfig(
     String token,
     double samplingRate,
     InvocationSampling invocations,
+    OptionalLong samplingSeed,
     List<String> include,
     List<String> exclude,
     ProbeSet probes,
@@ -88,6 +92,7 @@ public record AgentConfig(
                     + invocations.steadyShareAt(samplingRate)
                     + " once the JIT settles"
                 : invocations.share())
+        + (samplingSeed.isPresent() ? ", sampling.seed=" + samplingSeed.getAsLong() : "")
         + ", include="
         + include
         + ", exclude="

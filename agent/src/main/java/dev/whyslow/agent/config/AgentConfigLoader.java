@@ -41,6 +41,7 @@ public final class AgentConfigLoader {
         "sampling.invocation.share.steady",
         Double.toString(InvocationSampling.DEFAULT_STEADY_SHARE));
     DEFAULTS.put("sampling.invocation.settle", "5s");
+    DEFAULTS.put("sampling.seed", "");
     DEFAULTS.put("include", "");
     DEFAULTS.put("exclude", "");
     DEFAULTS.put("probes", "branch,return");
@@ -139,6 +140,7 @@ public final class AgentConfigLoader {
             p.string("token"),
             p.rate("sampling.rate"),
             invocationSampling(p),
+            p.optionalLong("sampling.seed"),
             include,
             p.prefixes("exclude"),
             p.probes("probes", "scalar.pair.partners").withFastPath(p.onOff("probes.fastpath")),

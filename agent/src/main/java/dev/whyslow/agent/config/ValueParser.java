@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /** Parses one validated value, recording a problem and returning the default when it is bad. */
 final class ValueParser {
@@ -60,6 +61,21 @@ final class ValueParser {
     }
     bad(key, "is not a whole number >= 0");
     return Long.parseLong(defaults.get(key));
+  }
+
+  /** A whole number, or empty where the value is {@code ""} or not a number (reported). */
+  OptionalLong optionalLong(String key) {
+    String v = value(key).trim().replace("_", "");
+    if (v.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    try {
+      return OptionalLong.of(Long.parseLong(v));
+    } catch (NumberFormatException e) {
+      problems.add(
+          key + "=" + value(key) + " (" + source(key) + ") is not a whole number; left unset");
+      return OptionalLong.empty();
+    }
   }
 
   double rate(String key) {

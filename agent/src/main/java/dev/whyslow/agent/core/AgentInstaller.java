@@ -42,6 +42,7 @@ public final class AgentInstaller {
     warnAboutExcludedIncludes(config, log);
     // Initialise every bootstrap class and link the sampled path now, before any class calls it:
     // a probe first reached from inside a class the JVM is initialising must find them ready.
+    config.samplingSeed().ifPresent(Probes::fixSamplerSeed);
     Probes.warmUp();
     boolean wasAgent = Probes.enterAgentWork();
     try {

@@ -80,6 +80,25 @@ class AgentConfigLoaderTest {
   }
 
   @Test
+  void theSamplingSeedIsUnsetByDefaultAndAWholeNumberWhenSet() {
+    assertThat(AgentConfigLoader.load("service=s,include=a", Map.of(), Map.of()).config())
+        .satisfies(c -> assertThat(c.samplingSeed()).isEmpty())
+        .satisfies(c -> assertThat(c.toString()).doesNotContain("sampling.seed"));
+    AgentConfig seeded =
+        AgentConfigLoader.load(
+                "service=s,include=a", Map.of("whyslow.sampling.seed", "-7"), Map.of())
+            .config();
+    assertThat(seeded.samplingSeed()).hasValue(-7);
+    assertThat(seeded.toString()).contains("sampling.seed=-7");
+
+    AgentConfigLoader.Result bad =
+        AgentConfigLoader.load("service=s,include=a,sampling.seed=0x1f", Map.of(), Map.of());
+    assertThat(bad.config().samplingSeed()).isEmpty();
+    assertThat(bad.problems())
+        .containsExactly("sampling.seed=0x1f (agent arguments) is not a whole number; left unset");
+  }
+
+  @Test
   void badValuesAreReportedWithKeyValueSourceAndDefaultAndTheDefaultIsUsed() {
     AgentConfigLoader.Result r =
         AgentConfigLoader.load(

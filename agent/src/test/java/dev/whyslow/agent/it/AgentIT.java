@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class AgentIT {
   private static final String WORKLOAD = "sample.workload.Workload";
   private static final String COUNTING = "sample.workload.Counting";
+  private static final String MANY_EVALUATIONS = "sample.workload.ManyEvaluations";
 
   @TempDir Path dir;
 
@@ -108,6 +111,49 @@ class AgentIT {
     assertThat(half.get(0).trueCounts()).containsExactly(0, 1, 4, 5, 1, 4);
     assertThat(half.get(0).sourceFile()).isEqualTo("Counting.java");
     assertThat(half.get(0).line()).isPositive();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void aSamplingSeedRecordsTheSameEvaluationsInEveryRun(Jdks.Jdk jdk) throws Exception {
+    // 1/1000 samples invocations too: one call of setBits in 20 runs its probes, at 1/50.
+    Map<String, List<Long>> first = sampledCounts(jdk, 11, "first");
+    Map<String, List<Long>> again = sampledCounts(jdk, 11, "again");
+    Map<String, List<Long>> other = sampledCounts(jdk, 12, "other");
+
+    // The loop branch's two predicates: some 2 million evaluations at 1/1000.
+    List<Long> loop = first.values().iterator().next();
+    assertThat(loop.get(0) + loop.get(1)).isGreaterThan(1_000);
+    assertThat(again).isEqualTo(first);
+    assertThat(other).isNotEqualTo(first);
+  }
+
+  private Map<String, List<Long>> sampledCounts(Jdks.Jdk jdk, long seed, String name)
+      throws Exception {
+    Path dump = dir.resolve(name + ".dump");
+    ChildJvm.Result r =
+        ChildJvm.run(
+            jdk,
+            List.of(
+                ChildJvm.javaagent(
+                    "service=it,include=sample.workload.ManyEvaluations,sampling.rate=1/1000,"
+                        + "sampling.seed="
+                        + seed
+                        + ",shutdown.flush.timeout.ms=0,dump="
+                        + dump
+                        + ",daemon=127.0.0.1:"
+                        + closedPort())),
+            MANY_EVALUATIONS,
+            List.of(),
+            dir);
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout()).isEqualTo("bits=" + expectedBits() + "\n");
+    Map<String, List<Long>> counts = new LinkedHashMap<>();
+    for (RunDump.DumpedSite site : RunDump.read(dump).sitesOf(MANY_EVALUATIONS, "setBits")) {
+      counts.put(site.key(), Arrays.stream(site.trueCounts()).boxed().toList());
+    }
+    assertThat(counts).hasSize(2);
+    return counts;
   }
 
   @Test
@@ -213,6 +259,14 @@ class AgentIT {
   }
 
   /** A port nothing listens on: bound once to get a free number, then closed. */
+  private static long expectedBits() {
+    long bits = 0;
+    for (int i = 0; i < 200_000; i++) {
+      bits += Integer.bitCount(i * 31 + 7);
+    }
+    return bits;
+  }
+
   private static int closedPort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
