@@ -6,6 +6,7 @@ import dev.whyslow.storage.StoredRun;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -134,9 +135,22 @@ public final class Evaluation {
       } catch (IllegalStateException e) {
         throw new IllegalStateException(e.getMessage() + missing(request, own), e);
       }
-      collected.add(new Collected(runs, daemon.sites(request.service()), own));
+      collected.add(new Collected(inInputOrder(runs), daemon.sites(request.service()), own));
     }
     return collected;
+  }
+
+  /**
+   * The runs good before bad, each side by seed: the store keeps them in the order they arrived,
+   * which the JVMs' finishing order decides, and both ΔLDA's sweeps and the emulation's draws
+   * depend on the order of their runs.
+   */
+  static List<StoredRun> inInputOrder(List<StoredRun> runs) {
+    List<StoredRun> sorted = new ArrayList<>(runs);
+    sorted.sort(
+        Comparator.comparing((StoredRun run) -> run.origin().instance().startsWith("bad-"))
+            .thenComparingLong(EmulatedRuns::seedOf));
+    return sorted;
   }
 
   /** Which inputs' runs did not arrive, with what their agents said. */

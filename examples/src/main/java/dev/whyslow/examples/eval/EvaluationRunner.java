@@ -11,6 +11,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * Regenerates {@code examples/EVALUATION.md}: runs every bug workload's good and bad inputs under
@@ -70,7 +71,8 @@ public final class EvaluationRunner {
                 workloadClassPath(),
                 daemon.agentPort(),
                 settings.probes(),
-                settings.jobs())) {
+                settings.jobs(),
+                OptionalLong.empty())) {
       Evaluation evaluation = new Evaluation(settings, daemon, launcher, progress);
       int n = 0;
       for (Workload workload : arguments.workloads()) {

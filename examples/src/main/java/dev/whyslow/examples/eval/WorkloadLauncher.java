@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -60,6 +61,7 @@ public final class WorkloadLauncher implements AutoCloseable {
   private final String classPath;
   private final int daemonPort;
   private final String probes;
+  private final OptionalLong samplerSeed;
   private final ExecutorService pool;
 
   /**
@@ -69,14 +71,24 @@ public final class WorkloadLauncher implements AutoCloseable {
    * @param daemonPort whyslowd's agent port on 127.0.0.1
    * @param probes the agent's {@code probes} value, e.g. {@code branch,return}
    * @param jobs most JVMs at once
+   * @param samplerSeed where present, each JVM's agent gets {@code sampling.seed} from it and its
+   *     input, so that the same launches sample the same evaluations every time; where empty, each
+   *     agent's sampler starts at random
    */
   public WorkloadLauncher(
-      Path javaHome, Path agentJar, String classPath, int daemonPort, String probes, int jobs) {
+      Path javaHome,
+      Path agentJar,
+      String classPath,
+      int daemonPort,
+      String probes,
+      int jobs,
+      OptionalLong samplerSeed) {
     this.java = javaHome.resolve("bin").resolve("java");
     this.agentJar = snapshot(agentJar);
     this.classPath = classPath;
     this.daemonPort = daemonPort;
     this.probes = probes;
+    this.samplerSeed = samplerSeed;
     this.pool = Executors.newFixedThreadPool(jobs);
   }
 
@@ -135,12 +147,26 @@ public final class WorkloadLauncher implements AutoCloseable {
         + probes
         + ",sampling.rate="
         + rate(launch.rate())
+        + samplingSeed(launch)
         + ",label="
         + (launch.bad() ? "failure" : "success")
         + ",shutdown.flush.timeout.ms="
         + FLUSH_TIMEOUT_MILLIS
         + ",daemon=127.0.0.1:"
         + daemonPort;
+  }
+
+  /**
+   * One seed per input, so that no two JVMs draw alike: with one seed for all, the first draws of
+   * every run's main thread would agree, and a method called once per run would run its probes in
+   * every run or in none.
+   */
+  private String samplingSeed(Launch launch) {
+    if (samplerSeed.isEmpty()) {
+      return "";
+    }
+    return ",sampling.seed="
+        + (samplerSeed.getAsLong() + 2 * launch.seed() + (launch.bad() ? 1 : 0));
   }
 
   /**
