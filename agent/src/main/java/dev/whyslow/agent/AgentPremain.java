@@ -3,11 +3,14 @@ package dev.whyslow.agent;
 import dev.whyslow.agent.config.AgentConfigLoader;
 import dev.whyslow.agent.core.AgentInstaller;
 import dev.whyslow.agent.core.AgentLog;
-import java.io.File;
+import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.jar.JarFile;
 
 /**
@@ -62,15 +65,38 @@ public final class AgentPremain {
   }
 
   private static void appendBootstrapJar(Instrumentation instrumentation) throws Exception {
-    File jar = File.createTempFile("whyslow-bootstrap-", ".jar");
-    jar.deleteOnExit();
+    Path jar = newPrivateFile(Path.of(System.getProperty("java.io.tmpdir")));
+    jar.toFile().deleteOnExit();
     try (InputStream in = AgentPremain.class.getClassLoader().getResourceAsStream(BOOTSTRAP_JAR)) {
       if (in == null) {
         throw new IllegalStateException(
             BOOTSTRAP_JAR + " is missing from the agent jar; rebuild the agent with mvn package");
       }
-      Files.copy(in, jar.toPath(), StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(in, jar, StandardCopyOption.REPLACE_EXISTING);
     }
-    instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar));
+    instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
+  }
+
+  /**
+   * A new file in {@code dir} that this call created and only its user can read. Named from the
+   * clock and created exclusively (an existing file or a planted link fails it) rather than by
+   * {@code File.createTempFile}, whose random names seed a {@code SecureRandom}: some 20 ms of the
+   * service's start-up. Where the name is taken, or the file system has no POSIX permissions, it
+   * falls back to {@code Files.createTempFile}.
+   */
+  static Path newPrivateFile(Path dir) throws IOException {
+    String name =
+        "whyslow-bootstrap-"
+            + Long.toHexString(System.nanoTime())
+            + "-"
+            + Integer.toHexString(System.identityHashCode(new Object()))
+            + ".jar";
+    try {
+      return Files.createFile(
+          dir.resolve(name),
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    } catch (FileAlreadyExistsException | UnsupportedOperationException e) {
+      return Files.createTempFile(dir, "whyslow-bootstrap-", ".jar");
+    }
   }
 }
