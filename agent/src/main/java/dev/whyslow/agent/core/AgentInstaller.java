@@ -40,9 +40,9 @@ public final class AgentInstaller {
       log.warn(problem);
     }
     warnAboutExcludedIncludes(config, log);
+    config.samplingSeed().ifPresent(Probes::fixSamplerSeed); // before the first thread state
     // Initialise every bootstrap class and link the sampled path now, before any class calls it:
     // a probe first reached from inside a class the JVM is initialising must find them ready.
-    config.samplingSeed().ifPresent(Probes::fixSamplerSeed);
     Probes.warmUp();
     boolean wasAgent = Probes.enterAgentWork();
     try {

@@ -142,8 +142,7 @@ public final class Evaluation {
 
   /**
    * The runs good before bad, each side by seed: the store keeps them in the order they arrived,
-   * which the JVMs' finishing order decides, and both ΔLDA's sweeps and the emulation's draws
-   * depend on the order of their runs.
+   * which the JVMs' finishing order decides, and ΔLDA's sweeps depend on the order of their runs.
    */
   static List<StoredRun> inInputOrder(List<StoredRun> runs) {
     List<StoredRun> sorted = new ArrayList<>(runs);
