@@ -258,7 +258,7 @@ class AgentIT {
     assertThat(r.agentLines()).anySatisfy(l -> assertThat(l).contains("dropped 0"));
   }
 
-  /** A port nothing listens on: bound once to get a free number, then closed. */
+  /** What ManyEvaluations prints: the set bits of its 200,000 numbers. */
   private static long expectedBits() {
     long bits = 0;
     for (int i = 0; i < 200_000; i++) {
@@ -267,6 +267,7 @@ class AgentIT {
     return bits;
   }
 
+  /** A port nothing listens on: bound once to get a free number, then closed. */
   private static int closedPort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
