@@ -20,6 +20,7 @@ public final class DeltaLdaFit {
   private final int samples;
   private final long tokens;
   private final double thinningRate;
+  private final int[] oneSidedLeftOut;
 
   DeltaLdaFit(
       int[] words,
@@ -34,7 +35,8 @@ public final class DeltaLdaFit {
       long[] successTokens,
       int samples,
       long tokens,
-      double thinningRate) {
+      double thinningRate,
+      int[] oneSidedLeftOut) {
     this.words = words;
     this.topics = topics;
     this.usageTopics = usageTopics;
@@ -49,6 +51,7 @@ public final class DeltaLdaFit {
     this.samples = samples;
     this.tokens = tokens;
     this.thinningRate = thinningRate;
+    this.oneSidedLeftOut = oneSidedLeftOut;
   }
 
   public int wordCount() {
@@ -132,5 +135,14 @@ public final class DeltaLdaFit {
   /** The share of tokens kept: 1 unless the vocabulary held more than the token budget. */
   public double thinningRate() {
     return thinningRate;
+  }
+
+  /**
+   * Table ids of the predicates true in failing runs only, in too few of them for their absence
+   * from successful runs to mean anything ({@link DeltaLdaOptions#oneSidedSignificance}), left out
+   * of the vocabulary.
+   */
+  public int[] oneSidedLeftOut() {
+    return oneSidedLeftOut.clone();
   }
 }

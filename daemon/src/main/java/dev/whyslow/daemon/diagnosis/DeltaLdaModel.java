@@ -1,5 +1,6 @@
 package dev.whyslow.daemon.diagnosis;
 
+import dev.whyslow.protocol.SiteKeys;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.CancellationException;
+import java.util.stream.Collectors;
 
 /**
  * ΔLDA (Andrzejewski et al., ECML'07) as Song and Lu used it for performance bugs: runs are
@@ -24,6 +26,9 @@ public final class DeltaLdaModel implements DiagnosisModel {
 
   /** A usage topic whose weight comes this much from failing runs is pointed out in the notes. */
   static final double FAILING_USAGE_SHARE = 0.8;
+
+  /** How many of the predicates left out for want of a baseline a note names, largest first. */
+  static final int NAMED_LEFT_OUT = 3;
 
   @Override
   public String name() {
@@ -43,6 +48,9 @@ public final class DeltaLdaModel implements DiagnosisModel {
     }
     DeltaLdaOptions lda = options.deltaLda();
     DeltaLdaFit fit = fit(table, lda);
+    if (fit.wordCount() == 0 && fit.oneSidedLeftOut().length > 0) {
+      return Ranking.insufficient(NAME, List.of(oneSidedNote(table, fit, lda)));
+    }
     if (fit.wordCount() == 0) {
       return Ranking.insufficient(
           NAME,
@@ -67,6 +75,9 @@ public final class DeltaLdaModel implements DiagnosisModel {
                   + " check the labels, or try cbi for branches taken only in slow runs"));
     }
     List<String> notes = new ArrayList<>();
+    if (fit.oneSidedLeftOut().length > 0) {
+      notes.add(oneSidedNote(table, fit, lda));
+    }
     if (fit.thinningRate() < 1) {
       notes.add(
           String.format(
@@ -91,6 +102,38 @@ public final class DeltaLdaModel implements DiagnosisModel {
       }
     }
     return new Ranking(NAME, ranked, List.of(), notes);
+  }
+
+  private static String oneSidedNote(PredicateTable table, DeltaLdaFit fit, DeltaLdaOptions lda) {
+    int[] leftOut = fit.oneSidedLeftOut();
+    int n = leftOut.length;
+    String named =
+        Arrays.stream(leftOut)
+            .boxed()
+            .sorted(Comparator.comparingLong((Integer p) -> -table.failingTokens(p)))
+            .limit(NAMED_LEFT_OUT)
+            .map(p -> name(table, p))
+            .collect(Collectors.joining("; "));
+    return String.format(
+        Locale.ROOT,
+        "%d predicate%s true in failing runs only, in too few of the %d for chance to be ruled"
+            + " out (never sampled at all in a successful run), left out: %s%s. A long invocation,"
+            + " such as a main loop, is sampled whole or not at all; more runs per side bring such"
+            + " predicates back (oneSidedSignificance=%s)",
+        n,
+        n == 1 ? "" : "s",
+        table.failingRunCount(),
+        named,
+        n > NAMED_LEFT_OUT ? "; …" : "",
+        lda.oneSidedSignificance());
+  }
+
+  private static String name(PredicateTable table, int p) {
+    int index = table.predicateIndex(p);
+    return table
+        .site(p)
+        .map(s -> s.location() + " \"" + s.kind().predicateName(index).trim() + "\"")
+        .orElse("site " + SiteKeys.format(table.siteKey(p)) + " predicate " + index);
   }
 
   private static List<RankedPredicate> rankWords(
@@ -156,10 +199,15 @@ public final class DeltaLdaModel implements DiagnosisModel {
     Arrays.fill(wordOf, -1);
     int[] words = new int[predicates];
     int wordCount = 0;
+    GrowableInts oneSidedLeftOut = new GrowableInts(16);
     long total = 0;
     for (int p = 0; p < predicates; p++) {
       long tokens = table.failingTokens(p) + table.successTokens(p);
       if (tokens == 0 || (lda.dropWordsAbsentFromFailingRuns() && table.failingTokens(p) == 0)) {
+        continue;
+      }
+      if (lacksBaseline(table.counts(p), lda.oneSidedSignificance())) {
+        oneSidedLeftOut.add(p);
         continue;
       }
       wordOf[p] = wordCount;
@@ -244,7 +292,28 @@ public final class DeltaLdaModel implements DiagnosisModel {
         successTokens,
         samples,
         swept,
-        rate);
+        rate,
+        oneSidedLeftOut.toArray());
+  }
+
+  /**
+   * Whether a predicate true in failing runs only, its site never sampled in a successful run, is
+   * too rare to say anything: ΔLDA would give all its tokens to the bug topic, since no usage topic
+   * can explain a word successful runs lack, even when it is missing there by chance (a method
+   * invoked once per run, sampled whole in one run of twenty). Fisher's exact test on the runs: the
+   * chance that all k runs it was true in are failing ones, were the labels unrelated to it.
+   */
+  static boolean lacksBaseline(PredicateCounts counts, double significance) {
+    if (significance >= 1 || counts.successObserved() > 0 || counts.failingTrue() == 0) {
+      return false;
+    }
+    int failing = counts.numFailing();
+    int all = failing + counts.numSuccess();
+    double chance = 1;
+    for (int i = 0; i < counts.failingTrue() && chance > significance; i++) {
+      chance *= (double) (failing - i) / (all - i);
+    }
+    return chance > significance;
   }
 
   /**

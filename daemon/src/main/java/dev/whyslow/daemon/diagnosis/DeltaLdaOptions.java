@@ -20,6 +20,12 @@ package dev.whyslow.daemon.diagnosis;
  *     they cannot gain bug-topic mass and only dilute every topic by W·β
  * @param maxTokens when the vocabulary holds more tokens, all counts are thinned with one global
  *     rate (never per run, which would erase "more iterations") to keep a sweep affordable
+ * @param oneSidedSignificance a predicate sampled true in failing runs only, whose site was never
+ *     sampled in a successful run, has no baseline to be compared with: it is kept only when chance
+ *     would put all of the k failing runs it was true in among the failing runs with probability at
+ *     most this, C(F, k) / C(F + S, k) (default 0.05; 1 keeps them all, as deltaLDA does). A long
+ *     invocation sampled whole, such as a {@code main} loop sampled in one run of twenty, is such a
+ *     predicate, with all of that run's samples behind it
  */
 public record DeltaLdaOptions(
     int usageTopics,
@@ -32,11 +38,13 @@ public record DeltaLdaOptions(
     int sampleLag,
     long minFailingTokens,
     boolean dropWordsAbsentFromFailingRuns,
-    long maxTokens) {
+    long maxTokens,
+    double oneSidedSignificance) {
 
   public static final long DEFAULT_SEED = 194582L;
   public static final int DEFAULT_SWEEPS = 200;
   public static final long DEFAULT_MAX_TOKENS = 50_000_000L;
+  public static final double DEFAULT_ONE_SIDED_SIGNIFICANCE = 0.05;
 
   public DeltaLdaOptions {
     if (usageTopics < 1 || bugTopics < 1 || usageTopics + bugTopics > 64) {
@@ -71,6 +79,12 @@ public record DeltaLdaOptions(
     if (maxTokens < 1) {
       throw new IllegalArgumentException("ΔLDA token budget must be >= 1, got " + maxTokens);
     }
+    if (!(oneSidedSignificance > 0 && oneSidedSignificance <= 1)) {
+      throw new IllegalArgumentException(
+          "ΔLDA one-sided significance must be in (0, 1] (default 0.05, 1 keeps every predicate),"
+              + " was "
+              + oneSidedSignificance);
+    }
   }
 
   public static DeltaLdaOptions defaults() {
@@ -85,7 +99,8 @@ public record DeltaLdaOptions(
         10,
         1,
         true,
-        DEFAULT_MAX_TOKENS);
+        DEFAULT_MAX_TOKENS,
+        DEFAULT_ONE_SIDED_SIGNIFICANCE);
   }
 
   public DeltaLdaOptions withSeed(long value) {
@@ -100,7 +115,8 @@ public record DeltaLdaOptions(
         sampleLag,
         minFailingTokens,
         dropWordsAbsentFromFailingRuns,
-        maxTokens);
+        maxTokens,
+        oneSidedSignificance);
   }
 
   /** {@code value} sweeps, the first half burn-in, then about 10 samples (at most every 10th). */
@@ -116,7 +132,8 @@ public record DeltaLdaOptions(
         Math.max(1, Math.min(10, (value - value / 2) / 10)),
         minFailingTokens,
         dropWordsAbsentFromFailingRuns,
-        maxTokens);
+        maxTokens,
+        oneSidedSignificance);
   }
 
   /** Scores from the last sweep alone, as deltaLDA computes them. */
@@ -132,7 +149,8 @@ public record DeltaLdaOptions(
         1,
         minFailingTokens,
         dropWordsAbsentFromFailingRuns,
-        maxTokens);
+        maxTokens,
+        oneSidedSignificance);
   }
 
   public DeltaLdaOptions withTopics(int usage, int bug) {
@@ -147,7 +165,8 @@ public record DeltaLdaOptions(
         sampleLag,
         minFailingTokens,
         dropWordsAbsentFromFailingRuns,
-        maxTokens);
+        maxTokens,
+        oneSidedSignificance);
   }
 
   public DeltaLdaOptions withPriors(double alphaValue, double betaValue) {
@@ -162,7 +181,8 @@ public record DeltaLdaOptions(
         sampleLag,
         minFailingTokens,
         dropWordsAbsentFromFailingRuns,
-        maxTokens);
+        maxTokens,
+        oneSidedSignificance);
   }
 
   public DeltaLdaOptions withDropWordsAbsentFromFailingRuns(boolean value) {
@@ -177,7 +197,8 @@ public record DeltaLdaOptions(
         sampleLag,
         minFailingTokens,
         value,
-        maxTokens);
+        maxTokens,
+        oneSidedSignificance);
   }
 
   public DeltaLdaOptions withMaxTokens(long value) {
@@ -192,6 +213,23 @@ public record DeltaLdaOptions(
         sampleLag,
         minFailingTokens,
         dropWordsAbsentFromFailingRuns,
+        value,
+        oneSidedSignificance);
+  }
+
+  public DeltaLdaOptions withOneSidedSignificance(double value) {
+    return new DeltaLdaOptions(
+        usageTopics,
+        bugTopics,
+        alpha,
+        beta,
+        seed,
+        sweeps,
+        burnInSweeps,
+        sampleLag,
+        minFailingTokens,
+        dropWordsAbsentFromFailingRuns,
+        maxTokens,
         value);
   }
 

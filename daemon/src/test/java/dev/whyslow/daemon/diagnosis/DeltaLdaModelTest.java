@@ -189,6 +189,112 @@ class DeltaLdaModelTest extends DiagnosisModelContract {
     assertThat(fit.predicate(1)).isEqualTo(1);
   }
 
+  /**
+   * The CsvColumnLookup flake of the twenty-eighth session: a {@code main} loop, invoked once per
+   * run, sampled whole in one failing run of ten and in no successful run, brings more tokens than
+   * the real loop's excess; ΔLDA gives them all to the bug topic unless they are left out.
+   */
+  @Test
+  void leavesOutALoopSeenInOneFailingRunOnly() {
+    long lookup = 5;
+    long mainLoop = 27;
+    Map<Long, Site> sites = new java.util.HashMap<>();
+    sites.put(lookup, TestRuns.site(lookup, SiteKind.LOOP_BRANCH));
+    sites.put(mainLoop, TestRuns.site(mainLoop, SiteKind.LOOP_BRANCH));
+    List<StoredRun> runs = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      boolean fails = i < 10;
+      List<dev.whyslow.protocol.SiteCounts> counts = new ArrayList<>();
+      counts.add(fails ? branch(lookup, 30, 3) : branch(lookup, 8, 3));
+      if (i == 0) {
+        counts.add(branch(mainLoop, 400, 1));
+      }
+      runs.add(TestRuns.run(i + 1, fails ? Label.FAILURE : Label.SUCCESS, counts));
+    }
+    PredicateTable table = PredicateTable.from(runs, sites, PredicateFilter.loopBranches());
+    DeltaLdaOptions keepAll = options().deltaLda().withOneSidedSignificance(1);
+
+    Ranking withEverything = new DeltaLdaModel().rank(table, options().withDeltaLda(keepAll));
+    Ranking ranking = new DeltaLdaModel().rank(table, options());
+
+    assertThat(withEverything.predicates().get(0).siteKey()).isEqualTo(mainLoop);
+    assertThat(ranking.predicates()).extracting(RankedPredicate::siteKey).containsOnly(lookup);
+    assertThat(ranking.predicates().get(0).predicateIndex()).isEqualTo(SiteKind.TAKEN);
+    assertThat(ranking.notes())
+        .filteredOn(n -> n.contains("too few"))
+        .singleElement()
+        .asString()
+        .startsWith("2 predicates true in failing runs only, in too few of the 10")
+        .contains(
+            "left out: Cart.method27 (Cart.java:27) \"taken\"; Cart.method27 (Cart.java:27) \"not"
+                + " taken\".");
+  }
+
+  @Test
+  void keepsALoopReachedInFailingRunsOnlyWhenItIsInEnoughOfThem() {
+    long common = 5;
+    long slowPath = 9;
+    Map<Long, Site> sites = new java.util.HashMap<>();
+    sites.put(common, TestRuns.site(common, SiteKind.LOOP_BRANCH));
+    sites.put(slowPath, TestRuns.site(slowPath, SiteKind.LOOP_BRANCH));
+    List<StoredRun> runs = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      boolean fails = i < 10;
+      List<dev.whyslow.protocol.SiteCounts> counts = new ArrayList<>();
+      counts.add(branch(common, 10, 2));
+      if (fails && i % 2 == 0) {
+        counts.add(branch(slowPath, 25, 1));
+      }
+      runs.add(TestRuns.run(i + 1, fails ? Label.FAILURE : Label.SUCCESS, counts));
+    }
+    PredicateTable table = PredicateTable.from(runs, sites, PredicateFilter.loopBranches());
+
+    Ranking ranking = new DeltaLdaModel().rank(table, options().withMinRuns(10, 10));
+
+    // Five failing runs of ten, none of the successful ones: C(10,5)/C(20,5) = 0.016.
+    assertThat(ranking.predicates().get(0).siteKey()).isEqualTo(slowPath);
+    assertThat(ranking.notes()).noneMatch(n -> n.contains("too few"));
+  }
+
+  @Test
+  void oneSidedChanceIsFishersExactTestOnTheRuns() {
+    // C(10,k)/C(20,k): k = 3 gives 0.105, k = 4 0.043.
+    assertThat(DeltaLdaModel.lacksBaseline(new PredicateCounts(3, 0, 3, 0, 10, 10), 0.05)).isTrue();
+    assertThat(DeltaLdaModel.lacksBaseline(new PredicateCounts(4, 0, 4, 0, 10, 10), 0.05))
+        .isFalse();
+    assertThat(DeltaLdaModel.lacksBaseline(new PredicateCounts(3, 0, 3, 0, 10, 10), 0.11))
+        .isFalse();
+    // Observed once in a successful run: a baseline exists, whatever the counts.
+    assertThat(DeltaLdaModel.lacksBaseline(new PredicateCounts(1, 0, 1, 1, 10, 10), 0.05))
+        .isFalse();
+    // Few failing units among many successful ones: one is already unlikely by chance.
+    assertThat(DeltaLdaModel.lacksBaseline(new PredicateCounts(1, 0, 1, 0, 50, 5_000), 0.05))
+        .isFalse();
+    assertThat(DeltaLdaModel.lacksBaseline(new PredicateCounts(1, 0, 1, 0, 10, 10), 1.0)).isFalse();
+  }
+
+  @Test
+  void saysWhyWhenEveryPredicateLacksABaseline() {
+    PredicateTableBuilder builder = PredicateTable.builder(PredicateFilter.loopBranches());
+    int site = builder.addSite(1, TestRuns.site(1, SiteKind.LOOP_BRANCH), 2);
+    for (int d = 0; d < 20; d++) {
+      builder.beginRun(d, d < 10);
+      if (d == 0) {
+        builder.addTrue(site, 0, 300);
+      }
+      builder.endRun();
+    }
+
+    Ranking ranking = new DeltaLdaModel().rank(builder.build(), options());
+
+    assertThat(ranking.predicates()).isEmpty();
+    assertThat(ranking.insufficient())
+        .singleElement()
+        .asString()
+        .startsWith("1 predicate true in failing runs only, in too few of the 10 for chance")
+        .contains("oneSidedSignificance=0.05");
+  }
+
   @Test
   void stopsBetweenSweepsWhenInterrupted() {
     PlantedBug data = new PlantedBug(20, 20, 8);
@@ -238,5 +344,8 @@ class DeltaLdaModelTest extends DiagnosisModelContract {
         .hasMessageContaining("2 + 0");
     assertThatThrownBy(() -> DeltaLdaOptions.defaults().withSweeps(0))
         .hasMessageContaining(">= 1 sweep");
+    assertThatThrownBy(() -> DeltaLdaOptions.defaults().withOneSidedSignificance(0))
+        .hasMessageContaining("one-sided significance must be in (0, 1]")
+        .hasMessageContaining("was 0.0");
   }
 }
