@@ -20,7 +20,7 @@ import java.util.OptionalLong;
  *
  * <pre>
  * EvaluationRunner [--out FILE] [--workloads A,B] [--runs 10] [--pool 20] [--emulated 10,100,1000]
- *     [--trials 5] [--top 10] [--probes branch,return] [--jobs 2] [--agent JAR]
+ *     [--trials 5] [--top 10] [--probes branch,return] [--jobs 2] [--sampler-seed N] [--agent JAR]
  * </pre>
  */
 public final class EvaluationRunner {
@@ -72,7 +72,7 @@ public final class EvaluationRunner {
                 daemon.agentPort(),
                 settings.probes(),
                 settings.jobs(),
-                OptionalLong.empty())) {
+                settings.samplerSeed())) {
       Evaluation evaluation = new Evaluation(settings, daemon, launcher, progress);
       int n = 0;
       for (Workload workload : arguments.workloads()) {
@@ -128,6 +128,8 @@ public final class EvaluationRunner {
         case "--top" -> settings = settings.withTopN(positive(option, value));
         case "--probes" -> settings = settings.withProbes(value);
         case "--jobs" -> settings = settings.withJobs(positive(option, value));
+        case "--sampler-seed" ->
+            settings = settings.withSamplerSeed(OptionalLong.of(wholeNumber(option, value)));
         case "--agent" -> agent = value;
         case "--command" -> command = value;
         default -> throw new IllegalArgumentException("unknown option " + option);
@@ -139,7 +141,7 @@ public final class EvaluationRunner {
   static String usage() {
     return "usage: evaluate [--out FILE] [--workloads A,B] [--runs 10] [--pool 20]"
         + " [--emulated 10,100,1000] [--trials 5] [--top 10] [--probes branch,return] [--jobs 2]"
-        + " [--agent JAR] [--command TEXT]";
+        + " [--sampler-seed N] [--agent JAR] [--command TEXT]";
   }
 
   private static int positive(String option, String value) {
@@ -152,6 +154,15 @@ public final class EvaluationRunner {
       // Reported below.
     }
     throw new IllegalArgumentException(option + " must be a positive integer, was '" + value + "'");
+  }
+
+  private static long wholeNumber(String option, String value) {
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          option + " must be a whole number, was '" + value + "'", e);
+    }
   }
 
   /**

@@ -2,12 +2,14 @@ package dev.whyslow.examples.eval;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * How the evaluation runs: how many real runs per side at rate 1 (Song and Lu used 10) and how many
  * distinct rate-1 inputs the emulation draws from, the sampling rate, the run counts of the
  * emulated settings and how many trials each gets, the report's top N, the agent's probes and how
- * many workload JVMs run at once.
+ * many workload JVMs run at once, and whether the agent's sampler is seeded.
  *
  * @param runsPerSide real runs per side at rate 1 for Table 1, and real sampled runs per side
  * @param poolPerSide distinct rate-1 runs per side the emulation draws from, &gt;= runsPerSide
@@ -17,6 +19,9 @@ import java.util.List;
  * @param topN predictors each diagnosis returns
  * @param probes the agent's probe families, e.g. {@code branch,return}
  * @param jobs workload JVMs at once
+ * @param samplerSeed where present, each sampled workload JVM's {@code sampling.seed} derives from
+ *     it, so that regenerating the report samples the same evaluations; empty (the default) draws
+ *     afresh, as in production
  */
 public record EvaluationSettings(
     int runsPerSide,
@@ -26,10 +31,12 @@ public record EvaluationSettings(
     int trials,
     int topN,
     String probes,
-    int jobs) {
+    int jobs,
+    OptionalLong samplerSeed) {
 
   public EvaluationSettings {
     emulatedRunCounts = List.copyOf(emulatedRunCounts);
+    Objects.requireNonNull(samplerSeed, "samplerSeed");
     if (runsPerSide < 1 || poolPerSide < runsPerSide) {
       throw new IllegalArgumentException(
           "need >= 1 run per side and a pool at least as large, got runs="
@@ -52,7 +59,15 @@ public record EvaluationSettings(
    */
   public static EvaluationSettings defaults() {
     return new EvaluationSettings(
-        10, 20, 1e-4, List.of(10, 100, 1000), 5, 10, "branch,return,scalar-pair", 2);
+        10,
+        20,
+        1e-4,
+        List.of(10, 100, 1000),
+        5,
+        10,
+        "branch,return,scalar-pair",
+        2,
+        OptionalLong.empty());
   }
 
   /** Whether the agent records scalar pairs, so the scalar-pair column can be filled. */
@@ -72,31 +87,53 @@ public record EvaluationSettings(
   }
 
   public EvaluationSettings withRunsPerSide(int runs, int pool) {
-    return new EvaluationSettings(runs, pool, rate, emulatedRunCounts, trials, topN, probes, jobs);
+    return new EvaluationSettings(
+        runs, pool, rate, emulatedRunCounts, trials, topN, probes, jobs, samplerSeed);
   }
 
   public EvaluationSettings withEmulatedRunCounts(List<Integer> counts) {
     return new EvaluationSettings(
-        runsPerSide, poolPerSide, rate, counts, trials, topN, probes, jobs);
+        runsPerSide, poolPerSide, rate, counts, trials, topN, probes, jobs, samplerSeed);
   }
 
   public EvaluationSettings withTrials(int value) {
     return new EvaluationSettings(
-        runsPerSide, poolPerSide, rate, emulatedRunCounts, value, topN, probes, jobs);
+        runsPerSide, poolPerSide, rate, emulatedRunCounts, value, topN, probes, jobs, samplerSeed);
   }
 
   public EvaluationSettings withTopN(int value) {
     return new EvaluationSettings(
-        runsPerSide, poolPerSide, rate, emulatedRunCounts, trials, value, probes, jobs);
+        runsPerSide,
+        poolPerSide,
+        rate,
+        emulatedRunCounts,
+        trials,
+        value,
+        probes,
+        jobs,
+        samplerSeed);
   }
 
   public EvaluationSettings withProbes(String value) {
     return new EvaluationSettings(
-        runsPerSide, poolPerSide, rate, emulatedRunCounts, trials, topN, value, jobs);
+        runsPerSide, poolPerSide, rate, emulatedRunCounts, trials, topN, value, jobs, samplerSeed);
   }
 
   public EvaluationSettings withJobs(int value) {
     return new EvaluationSettings(
-        runsPerSide, poolPerSide, rate, emulatedRunCounts, trials, topN, probes, value);
+        runsPerSide,
+        poolPerSide,
+        rate,
+        emulatedRunCounts,
+        trials,
+        topN,
+        probes,
+        value,
+        samplerSeed);
+  }
+
+  public EvaluationSettings withSamplerSeed(OptionalLong value) {
+    return new EvaluationSettings(
+        runsPerSide, poolPerSide, rate, emulatedRunCounts, trials, topN, probes, jobs, value);
   }
 }

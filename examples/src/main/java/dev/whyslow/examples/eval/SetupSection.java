@@ -61,13 +61,13 @@ final class SetupSection {
             Locale.ROOT,
             "- **Real runs**: at rate 1, seeds 1–%d per side (seeds 1–%d for Table 1, all %d as the"
                 + " emulation pool); at rate %s, seeds 1–%d per side (the same inputs as Table 1)."
-                + " The agent's sampler is not seeded, so the real sampled column can differ"
-                + " between regenerations.\n",
+                + " %s\n",
             settings.poolPerSide(),
             settings.runsPerSide(),
             settings.poolPerSide(),
             rate,
-            settings.runsPerSide()));
+            settings.runsPerSide(),
+            samplerSentence(settings)));
     md.append(
         String.format(
             Locale.ROOT,
@@ -93,7 +93,10 @@ final class SetupSection {
         "- **Diagnosis**: `DiagnosisService` with default options, as the daemon's API uses it:"
             + " CBI at 0.99 confidence, support ≥ 10 runs, Importance from Increase, iterative"
             + " elimination; ΔLDA with 2 usage + 1 bug topic, α = 0.1, β = 1, seed 194582, 200"
-            + " sweeps. At least 10 runs per side. Each diagnosis returns its top "
+            + " sweeps, leaving out predicates true only in failing runs, at sites never sampled"
+            + " in a successful one, when chance would explain it (Fisher's exact test at 0.05:"
+            + " fewer than 4 failing runs of 10). At least 10 runs per side. Each diagnosis"
+            + " returns its top "
             + settings.topN()
             + ".\n");
     md.append(
@@ -122,6 +125,17 @@ final class SetupSection {
             + " suits the bug, which Table 8 of the paper follows.\n");
     md.append("- **Machine**: ").append(machine).append(".\n");
     md.append("- **Generated**: ").append(generatedOn).append(".\n\n");
+  }
+
+  private static String samplerSentence(EvaluationSettings settings) {
+    if (settings.samplerSeed().isEmpty()) {
+      return "The agent's sampler is not seeded, so the real sampled column can differ between"
+          + " regenerations.";
+    }
+    return "The agent's sampler is seeded (`--sampler-seed "
+        + settings.samplerSeed().getAsLong()
+        + "`: each JVM's `sampling.seed` is that plus twice the input's seed, plus 1 for a bad"
+        + " input), so regenerating on the same JDK samples the same evaluations.";
   }
 
   private static String minutes(Duration took) {

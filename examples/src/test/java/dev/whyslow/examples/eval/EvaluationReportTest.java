@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,8 +64,11 @@ class EvaluationReportTest {
   }
 
   CommittedTable render(List<WorkloadResult> results) throws Exception {
-    EvaluationSettings settings =
-        EvaluationSettings.defaults().withEmulatedRunCounts(List.of(10, 100));
+    return render(results, EvaluationSettings.defaults().withEmulatedRunCounts(List.of(10, 100)));
+  }
+
+  CommittedTable render(List<WorkloadResult> results, EvaluationSettings settings)
+      throws Exception {
     String markdown =
         new EvaluationReport(
                 settings,
@@ -113,5 +117,20 @@ class EvaluationReportTest {
     assertThat(table.text())
         .contains("ranks the root cause first: **not met** for " + loop.name() + " (0 of 1).")
         .contains("real runs per side: **not met** for " + loop.name() + " (0 of 1).");
+  }
+
+  @Test
+  void theSetupSaysWhetherTheSamplerWasSeeded() throws Exception {
+    Workload loop = WorkloadCatalog.all().get(2);
+    List<WorkloadResult> results = List.of(result(loop, Rank.at(1), Rank.at(1)));
+
+    CommittedTable unseeded = render(results);
+    CommittedTable seeded =
+        render(results, EvaluationSettings.defaults().withSamplerSeed(OptionalLong.of(2026)));
+
+    assertThat(unseeded.text()).contains("The agent's sampler is not seeded");
+    assertThat(seeded.text())
+        .contains("The agent's sampler is seeded (`--sampler-seed 2026`")
+        .doesNotContain("not seeded");
   }
 }

@@ -26,6 +26,7 @@ class EvaluationRunnerTest {
     assertThat(settings.rate()).isEqualTo(1e-4);
     assertThat(settings.emulatedRunCounts()).containsExactly(10, 100, 1000);
     assertThat(settings.jobs()).isEqualTo(2);
+    assertThat(settings.samplerSeed()).as("production-like: unseeded").isEmpty();
     assertThat(arguments.workloads()).hasSize(8);
     assertThat(arguments.out()).isNull();
     assertThat(arguments.agentJar()).isEqualTo(agent().toAbsolutePath().normalize());
@@ -40,6 +41,7 @@ class EvaluationRunnerTest {
               "--workloads", "linestartscan,BulkLoadWriteCache",
               "--runs", "30",
               "--emulated", "10, 50",
+              "--sampler-seed", "-7",
               "--out", "x.md"
             });
     assertThat(arguments.workloads())
@@ -48,6 +50,7 @@ class EvaluationRunnerTest {
     assertThat(arguments.settings().runsPerSide()).isEqualTo(30);
     assertThat(arguments.settings().poolPerSide()).as("the pool grows with the runs").isEqualTo(30);
     assertThat(arguments.settings().emulatedRunCounts()).containsExactly(10, 50);
+    assertThat(arguments.settings().samplerSeed()).hasValue(-7);
     assertThat(arguments.out()).isEqualTo(Path.of("x.md"));
   }
 
@@ -62,6 +65,9 @@ class EvaluationRunnerTest {
         .hasMessageContaining("LineStartScan");
     assertThatThrownBy(() -> EvaluationRunner.parse(new String[] {"--agent", agent, "--frob", "1"}))
         .hasMessageContaining("unknown option --frob");
+    assertThatThrownBy(
+            () -> EvaluationRunner.parse(new String[] {"--agent", agent, "--sampler-seed", "1.5"}))
+        .hasMessageContaining("--sampler-seed must be a whole number, was '1.5'");
     assertThatThrownBy(
             () -> EvaluationRunner.parse(new String[] {"--agent", dir.resolve("none").toString()}))
         .hasMessageContaining("no agent jar");
