@@ -135,6 +135,11 @@ public final class EvaluationRunner {
         default -> throw new IllegalArgumentException("unknown option " + option);
       }
     }
+    if (command.equals(DEFAULT_COMMAND) && settings.samplerSeed().isPresent()) {
+      command =
+          DEFAULT_COMMAND.replace(
+              "evaluate ", "evaluate --sampler-seed " + settings.samplerSeed().getAsLong() + " ");
+    }
     return new Arguments(settings, workloads, out, agentJar(agent), command);
   }
 

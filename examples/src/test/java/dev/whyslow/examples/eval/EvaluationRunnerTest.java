@@ -51,6 +51,9 @@ class EvaluationRunnerTest {
     assertThat(arguments.settings().poolPerSide()).as("the pool grows with the runs").isEqualTo(30);
     assertThat(arguments.settings().emulatedRunCounts()).containsExactly(10, 50);
     assertThat(arguments.settings().samplerSeed()).hasValue(-7);
+    assertThat(arguments.command())
+        .as("the report prints how to regenerate it, seed included")
+        .contains("examples/bin/evaluate --sampler-seed -7 --out");
     assertThat(arguments.out()).isEqualTo(Path.of("x.md"));
   }
 
