@@ -64,15 +64,18 @@ public final class DeltaLdaModel implements DiagnosisModel {
     }
     List<RankedPredicate> ranked = rankWords(table, fit, lda);
     if (ranked.isEmpty()) {
-      return Ranking.insufficient(
-          NAME,
-          List.of(
-              "the bug topic stayed empty: the "
-                  + table.failingRunCount()
-                  + " failing runs use the "
-                  + fit.wordCount()
-                  + " predicates the way successful runs do, so ΔLDA finds no excess to explain;"
-                  + " check the labels, or try cbi for branches taken only in slow runs"));
+      List<String> emptyBugTopic = new ArrayList<>();
+      emptyBugTopic.add(
+          "the bug topic stayed empty: the "
+              + table.failingRunCount()
+              + " failing runs use the "
+              + fit.wordCount()
+              + " predicates the way successful runs do, so ΔLDA finds no excess to explain;"
+              + " check the labels, or try cbi for branches taken only in slow runs");
+      if (fit.oneSidedLeftOut().length > 0) {
+        emptyBugTopic.add(oneSidedNote(table, fit, lda));
+      }
+      return Ranking.insufficient(NAME, emptyBugTopic);
     }
     List<String> notes = new ArrayList<>();
     if (fit.oneSidedLeftOut().length > 0) {

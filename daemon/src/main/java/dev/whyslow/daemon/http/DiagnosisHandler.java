@@ -20,11 +20,12 @@ import java.util.Set;
 
 /**
  * {@code GET /api/v1/diagnosis?service=&from=&to=&instance=&version=&unitType=&kind=&model=
- * &predicates=&top=&confidence=&minSupport=&sweeps=&seed=}: ranks the predicates that separate the
- * failing runs from the successful ones of a service in a window. The run filters are those of
- * {@code /api/v1/runs} except {@code label} (a diagnosis compares both labels); {@code model} is
- * {@code cbi} (default) or {@code delta-lda}; {@code predicates} is a filter such as {@code all},
- * {@code loop-branch} or {@code branch,return-numeric}.
+ * &predicates=&top=&confidence=&minSupport=&sweeps=&seed=&oneSided=}: ranks the predicates that
+ * separate the failing runs from the successful ones of a service in a window. The run filters are
+ * those of {@code /api/v1/runs} except {@code label} (a diagnosis compares both labels); {@code
+ * model} is {@code cbi} (default) or {@code delta-lda}; {@code predicates} is a filter such as
+ * {@code all}, {@code loop-branch} or {@code branch,return-numeric}; {@code oneSided} is ΔLDA's
+ * significance for predicates seen in failing runs only (default 0.05, 1 keeps them all).
  */
 public final class DiagnosisHandler implements ApiRoutes {
   /** Most runs one diagnosis reads; beyond it the newest are left out and the report says so. */
@@ -72,7 +73,8 @@ public final class DiagnosisHandler implements ApiRoutes {
             "confidence",
             "minSupport",
             "sweeps",
-            "seed"));
+            "seed",
+            "oneSided"));
     String name =
         request
             .param("service")
@@ -154,6 +156,15 @@ public final class DiagnosisHandler implements ApiRoutes {
         lda = lda.withSeed(Long.parseLong(seed.get()));
       } catch (NumberFormatException e) {
         throw ApiException.badParameter("seed", seed.get(), "a whole number");
+      }
+    }
+    Optional<String> oneSided = request.param("oneSided");
+    if (oneSided.isPresent()) {
+      try {
+        lda = lda.withOneSidedSignificance(Double.parseDouble(oneSided.get()));
+      } catch (IllegalArgumentException e) {
+        throw ApiException.badParameter(
+            "oneSided", oneSided.get(), "a number in (0, 1]; 1 keeps every predicate");
       }
     }
     return DiagnosisOptions.defaults().withCbi(cbi).withDeltaLda(lda);

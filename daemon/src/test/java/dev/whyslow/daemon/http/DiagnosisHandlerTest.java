@@ -103,5 +103,44 @@ class DiagnosisHandlerTest {
         .isEqualTo(HttpResponseStatus.BAD_REQUEST);
     assertThat(refused(router, get("/api/v1/diagnosis?service=checkout&confidence=2")).getMessage())
         .contains("confidence");
+    assertThat(
+            refused(router, get("/api/v1/diagnosis?service=checkout&model=delta-lda&oneSided=0"))
+                .getMessage())
+        .contains("oneSided")
+        .contains("(0, 1]");
+  }
+
+  /** A loop sampled in two failing runs only: left out by default, kept with {@code oneSided=1}. */
+  @Test
+  void oneSidedDecidesWhetherAPredicateWithoutBaselineIsRanked() {
+    store.putSites(TestData.SERVICE, TestData.SITES.sites());
+    List<Run> runs = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      long[] loop = i < 2 ? new long[] {40, 1} : null;
+      runs.add(sparseRun(2 * i, Label.FAILURE, loop));
+      runs.add(sparseRun(2 * i + 1, Label.SUCCESS, null));
+    }
+    store.putRuns(ORIGIN, runs);
+    String url = "/api/v1/diagnosis?service=checkout&model=delta-lda&predicates=all";
+
+    JsonNode byDefault = ok(router, get(url));
+    JsonNode keepAll = ok(router, get(url + "&oneSided=1"));
+
+    assertThat(byDefault.get("predictors").findValuesAsText("siteKey"))
+        .doesNotContain(SiteKeys.format(TestData.LOOP.key()));
+    // In the notes, or among the reasons when nothing else could be ranked.
+    assertThat(byDefault.toString()).contains("left out: Cart.total (Cart.java:42) \\\"taken\\\"");
+    assertThat(keepAll.get("predictors").get(0).get("siteKey").asText())
+        .isEqualTo(SiteKeys.format(TestData.LOOP.key()));
+  }
+
+  /** A run that always returns, and runs the loop only where {@code loopCounts} is given. */
+  private static Run sparseRun(long sequence, Label label, long[] loopCounts) {
+    List<SiteCounts> sites = new ArrayList<>();
+    sites.add(new SiteCounts(TestData.RETURN.key(), 3, new long[] {0, 0, 3, 3, 0, 3}));
+    if (loopCounts != null) {
+      sites.add(new SiteCounts(TestData.LOOP.key(), loopCounts[0] + loopCounts[1], loopCounts));
+    }
+    return new Run(sequence + 1, RunKind.PROCESS, T0 + sequence, 1_000_000, label, "", 1.0, sites);
   }
 }
