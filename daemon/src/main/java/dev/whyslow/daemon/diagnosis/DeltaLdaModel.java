@@ -122,7 +122,7 @@ public final class DeltaLdaModel implements DiagnosisModel {
         "%d predicate%s true in failing runs only, in too few of the %d for chance to be ruled"
             + " out (never sampled at all in a successful run), left out: %s%s. A long invocation,"
             + " such as a main loop, is sampled whole or not at all; more runs per side bring such"
-            + " predicates back (oneSidedSignificance=%s)",
+            + " predicates back, and the diagnosis parameter oneSided=1 keeps them (now %s)",
         n,
         n == 1 ? "" : "s",
         table.failingRunCount(),

@@ -292,7 +292,7 @@ class DeltaLdaModelTest extends DiagnosisModelContract {
         .singleElement()
         .asString()
         .startsWith("1 predicate true in failing runs only, in too few of the 10 for chance")
-        .contains("oneSidedSignificance=0.05");
+        .contains("oneSided=1 keeps them (now 0.05)");
   }
 
   @Test
