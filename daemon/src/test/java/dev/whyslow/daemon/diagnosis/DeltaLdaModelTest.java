@@ -7,12 +7,14 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.whyslow.protocol.Label;
 import dev.whyslow.protocol.Site;
+import dev.whyslow.protocol.SiteCounts;
 import dev.whyslow.protocol.SiteKind;
 import dev.whyslow.storage.StoredRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -113,8 +115,8 @@ class DeltaLdaModelTest extends DiagnosisModelContract {
     sites.put(loop, TestRuns.site(loop, SiteKind.LOOP_BRANCH));
     List<StoredRun> runs = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
-      List<dev.whyslow.protocol.SiteCounts> failing = new ArrayList<>();
-      List<dev.whyslow.protocol.SiteCounts> success = new ArrayList<>();
+      List<SiteCounts> failing = new ArrayList<>();
+      List<SiteCounts> success = new ArrayList<>();
       failing.add(branch(loop, 100, 10));
       success.add(branch(loop, 10, 100));
       for (long k = 20; k < 40; k++) {
@@ -190,28 +192,26 @@ class DeltaLdaModelTest extends DiagnosisModelContract {
   }
 
   /**
-   * The CsvColumnLookup flake of the twenty-eighth session: a {@code main} loop, invoked once per
-   * run, sampled whole in one failing run of ten and in no successful run, brings more tokens than
-   * the real loop's excess; ΔLDA gives them all to the bug topic unless they are left out.
+   * The CsvColumnLookup flake (DiagnosisEvaluationIT, one run in 30): a {@code main} loop, invoked
+   * once per run, sampled whole in one failing run of ten and in no successful run, brings more
+   * tokens than the real loop's excess; ΔLDA gives them all to the bug topic unless left out.
    */
   @Test
   void leavesOutALoopSeenInOneFailingRunOnly() {
     long lookup = 5;
     long mainLoop = 27;
-    Map<Long, Site> sites = new java.util.HashMap<>();
-    sites.put(lookup, TestRuns.site(lookup, SiteKind.LOOP_BRANCH));
-    sites.put(mainLoop, TestRuns.site(mainLoop, SiteKind.LOOP_BRANCH));
-    List<StoredRun> runs = new ArrayList<>();
-    for (int i = 0; i < 20; i++) {
-      boolean fails = i < 10;
-      List<dev.whyslow.protocol.SiteCounts> counts = new ArrayList<>();
-      counts.add(fails ? branch(lookup, 30, 3) : branch(lookup, 8, 3));
-      if (i == 0) {
-        counts.add(branch(mainLoop, 400, 1));
-      }
-      runs.add(TestRuns.run(i + 1, fails ? Label.FAILURE : Label.SUCCESS, counts));
-    }
-    PredicateTable table = PredicateTable.from(runs, sites, PredicateFilter.loopBranches());
+    PredicateTable table =
+        tenFailingThenTenSuccessful(
+            i -> {
+              List<SiteCounts> counts = new ArrayList<>();
+              counts.add(i < 10 ? branch(lookup, 30, 3) : branch(lookup, 8, 3));
+              if (i == 0) {
+                counts.add(branch(mainLoop, 400, 1));
+              }
+              return counts;
+            },
+            lookup,
+            mainLoop);
     DeltaLdaOptions keepAll = options().deltaLda().withOneSidedSignificance(1);
 
     Ranking withEverything = new DeltaLdaModel().rank(table, options().withDeltaLda(keepAll));
@@ -234,26 +234,34 @@ class DeltaLdaModelTest extends DiagnosisModelContract {
   void keepsALoopReachedInFailingRunsOnlyWhenItIsInEnoughOfThem() {
     long common = 5;
     long slowPath = 9;
-    Map<Long, Site> sites = new java.util.HashMap<>();
-    sites.put(common, TestRuns.site(common, SiteKind.LOOP_BRANCH));
-    sites.put(slowPath, TestRuns.site(slowPath, SiteKind.LOOP_BRANCH));
-    List<StoredRun> runs = new ArrayList<>();
-    for (int i = 0; i < 20; i++) {
-      boolean fails = i < 10;
-      List<dev.whyslow.protocol.SiteCounts> counts = new ArrayList<>();
-      counts.add(branch(common, 10, 2));
-      if (fails && i % 2 == 0) {
-        counts.add(branch(slowPath, 25, 1));
-      }
-      runs.add(TestRuns.run(i + 1, fails ? Label.FAILURE : Label.SUCCESS, counts));
-    }
-    PredicateTable table = PredicateTable.from(runs, sites, PredicateFilter.loopBranches());
+    PredicateTable table =
+        tenFailingThenTenSuccessful(
+            i ->
+                i < 10 && i % 2 == 0
+                    ? List.of(branch(common, 10, 2), branch(slowPath, 25, 1))
+                    : List.of(branch(common, 10, 2)),
+            common,
+            slowPath);
 
     Ranking ranking = new DeltaLdaModel().rank(table, options().withMinRuns(10, 10));
 
     // Five failing runs of ten, none of the successful ones: C(10,5)/C(20,5) = 0.016.
     assertThat(ranking.predicates().get(0).siteKey()).isEqualTo(slowPath);
     assertThat(ranking.notes()).noneMatch(n -> n.contains("too few"));
+  }
+
+  /** Runs 0-9 failing, 10-19 successful, each with {@code counts.apply(run)}, over loop sites. */
+  private static PredicateTable tenFailingThenTenSuccessful(
+      IntFunction<List<SiteCounts>> counts, long... loopSites) {
+    Map<Long, Site> sites = new java.util.HashMap<>();
+    for (long key : loopSites) {
+      sites.put(key, TestRuns.site(key, SiteKind.LOOP_BRANCH));
+    }
+    List<StoredRun> runs = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      runs.add(TestRuns.run(i + 1, i < 10 ? Label.FAILURE : Label.SUCCESS, counts.apply(i)));
+    }
+    return PredicateTable.from(runs, sites, PredicateFilter.loopBranches());
   }
 
   @Test
