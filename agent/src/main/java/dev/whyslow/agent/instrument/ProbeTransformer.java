@@ -4,8 +4,10 @@ import dev.whyslow.agent.bootstrap.Probes;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
@@ -23,6 +25,18 @@ public final class ProbeTransformer implements ClassFileTransformer {
   private final BiConsumer<String, Throwable> onFailure;
   private final Set<Module> modulesReadingProbes = ConcurrentHashMap.newKeySet();
   private final ThreadLocal<Boolean> transforming = new ThreadLocal<>();
+
+  /**
+   * The classes in scope this transformer instrumented as they loaded, by loader (weakly: a loader
+   * that goes away takes its names with it), so that a later retransformation of one of them, ours
+   * or another agent's, gives it the same methods again: the JVM refuses one that adds or removes
+   * any, and a class instrumented at load may have gained copies. The bootstrap loader's are under
+   * {@link #BOOTSTRAP}.
+   */
+  private final Map<Object, Set<String>> instrumentedAtLoad =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
+  private static final Object BOOTSTRAP = new Object();
 
   /**
    * @param instrumentation used to let named modules (e.g. {@code java.base}) read the probes'
@@ -67,10 +81,17 @@ public final class ProbeTransformer implements ClassFileTransformer {
     boolean wasAgent = Probes.enterAgentWork();
     long start = System.nanoTime();
     try {
-      byte[] out =
-          inScope
-              ? instrumenter.instrument(classfileBuffer, classBeingRedefined == null)
-              : instrumenter.wrapUnitsOnly(classfileBuffer);
+      byte[] out;
+      if (!inScope) {
+        out = instrumenter.wrapUnitsOnly(classfileBuffer);
+      } else if (classBeingRedefined == null) {
+        out = instrumenter.instrument(classfileBuffer, true);
+        if (out != null) {
+          namesInstrumentedAtLoad(loader).add(className);
+        }
+      } else {
+        out = instrumenter.instrument(classfileBuffer, wasInstrumentedAtLoad(loader, className));
+      }
       if (out != null) {
         ensureReadsProbes(module);
       }
@@ -88,6 +109,24 @@ public final class ProbeTransformer implements ClassFileTransformer {
       Probes.exitAgentWork(wasAgent);
       transforming.remove();
     }
+  }
+
+  private Set<String> namesInstrumentedAtLoad(ClassLoader loader) {
+    Object key = loader == null ? BOOTSTRAP : loader;
+    // No lambda: a class spun for one while transforming would load inside the transformer.
+    synchronized (instrumentedAtLoad) {
+      Set<String> names = instrumentedAtLoad.get(key);
+      if (names == null) {
+        names = ConcurrentHashMap.newKeySet();
+        instrumentedAtLoad.put(key, names);
+      }
+      return names;
+    }
+  }
+
+  private boolean wasInstrumentedAtLoad(ClassLoader loader, String className) {
+    Set<String> names = instrumentedAtLoad.get(loader == null ? BOOTSTRAP : loader);
+    return names != null && names.contains(className);
   }
 
   /**

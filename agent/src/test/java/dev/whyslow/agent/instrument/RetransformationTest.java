@@ -1,0 +1,103 @@
+package dev.whyslow.agent.instrument;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.whyslow.agent.config.ProbeSet;
+import dev.whyslow.agent.core.MethodRegistry;
+import dev.whyslow.agent.core.SiteRegistry;
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import net.bytebuddy.agent.ByteBuddyAgent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A class the agent instrumented as it loaded, with copies, retransformed later (by the agent
+ * itself, or by another agent in the same JVM): the transformer must give it the same methods
+ * again, since a retransformation may not add or remove any, or the JVM refuses it.
+ */
+class RetransformationTest {
+  /** By name only: the fixture class must not load through the test's own class loader here. */
+  private static final String FIXTURE = "sample.fixture.";
+
+  private Instrumentation instrumentation;
+  private InstrumentationCounters counters;
+  private ProbeTransformer transformer;
+  private final List<String> failures = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void installTransformer() {
+    instrumentation = ByteBuddyAgent.install();
+    counters = new InstrumentationCounters();
+    ClassInstrumenter instrumenter =
+        new ClassInstrumenter(
+            new SiteRegistry(10_000),
+            ProbeSet.DEFAULT,
+            counters,
+            new MethodRegistry(),
+            true,
+            List.of(),
+            true);
+    transformer =
+        new ProbeTransformer(
+            new Scope(List.of(FIXTURE + "Branchy"), List.of()),
+            instrumenter,
+            counters,
+            instrumentation,
+            (name, error) -> failures.add(name + ": " + error));
+    instrumentation.addTransformer(transformer, true);
+  }
+
+  @AfterEach
+  void removeTransformer() {
+    instrumentation.removeTransformer(transformer);
+    CopiedFixtures.uninstall();
+  }
+
+  @Test
+  void aClassWithCopiesIsRetransformedWithTheSameMethods() throws Exception {
+    Class<?> branchy = new IsolatedLoader(FIXTURE).loadClass(FIXTURE + "Branchy");
+    List<String> before = methodNames(branchy);
+    assertThat(before).anyMatch(name -> name.contains(MethodCopies.SUFFIX));
+
+    instrumentation.retransformClasses(branchy);
+
+    assertThat(failures).isEmpty();
+    assertThat(counters.classesInstrumented()).isEqualTo(2);
+    assertThat(methodNames(branchy)).isEqualTo(before);
+    // Not Branchy.sign itself: this class's own Branchy would load through the transformer.
+    Method sign = branchy.getMethod("sign", int.class);
+    assertThat(List.of(sign.invoke(null, 5), sign.invoke(null, -3), sign.invoke(null, 0)))
+        .containsExactly(1, -1, 0);
+  }
+
+  @Test
+  void aClassLoadedBeforeTheAgentIsRetransformedWithoutCopies() throws Exception {
+    Class<?> branchy;
+    instrumentation.removeTransformer(transformer);
+    try {
+      branchy = new IsolatedLoader(FIXTURE).loadClass(FIXTURE + "Branchy");
+    } finally {
+      instrumentation.addTransformer(transformer, true);
+    }
+    List<String> before = methodNames(branchy);
+
+    instrumentation.retransformClasses(branchy);
+
+    assertThat(failures).isEmpty();
+    assertThat(counters.classesInstrumented()).isEqualTo(1);
+    assertThat(methodNames(branchy)).isEqualTo(before);
+    assertThat(branchy.getMethod("sign", int.class).invoke(null, -3)).isEqualTo(-1);
+  }
+
+  private static List<String> methodNames(Class<?> c) {
+    return Arrays.stream(c.getDeclaredMethods())
+        .map(m -> m.getName() + Arrays.toString(m.getParameterTypes()))
+        .sorted()
+        .toList();
+  }
+}
