@@ -26,6 +26,12 @@ public final class ContextTable {
   /** The guard methods' bits, see {@link #guardBits}. */
   private final long[] guardBits = new long[4];
 
+  /**
+   * Per guard, the types it names at every depth where training saw it, when each guard names the
+   * same types at all of its depths ({@link #depthTellsNothing}); {@code null} otherwise.
+   */
+  private final long[] candidatesBySite;
+
   private ContextTable(int typeCount, int[] guardIdByMethod, int depthSpan, long[] candidates) {
     this.typeCount = typeCount;
     this.guardIdByMethod = guardIdByMethod;
@@ -36,6 +42,25 @@ public final class ContextTable {
     }
     this.depthSpan = depthSpan;
     this.candidates = candidates;
+    this.candidatesBySite = sameAtEveryDepth(depthSpan, candidates);
+  }
+
+  private static long[] sameAtEveryDepth(int depthSpan, long[] candidates) {
+    int guards = depthSpan == 0 ? 0 : candidates.length / depthSpan;
+    long[] bySite = new long[guards];
+    for (int g = 0; g < guards; g++) {
+      for (int d = 0; d < depthSpan; d++) {
+        long cell = candidates[g * depthSpan + d];
+        if (cell == 0) {
+          continue; // never seen at that depth
+        }
+        if (bySite[g] != 0 && bySite[g] != cell) {
+          return null;
+        }
+        bySite[g] = cell;
+      }
+    }
+    return bySite;
   }
 
   /**
@@ -101,6 +126,25 @@ public final class ContextTable {
   public int guardIdOf(int methodId) {
     int[] byMethod = guardIdByMethod;
     return methodId >= 0 && methodId < byMethod.length ? byMethod[methodId] : -1;
+  }
+
+  /**
+   * Whether the depth adds nothing to what the guard site says: every guard names the same types at
+   * each depth where training saw it. Then units need not count their frames for the guards ({@code
+   * Units.countDepthOnlyWhereNeeded}), and {@link #candidatesAtAnyDepth} answers for a unit that
+   * did not.
+   */
+  public boolean depthTellsNothing() {
+    return candidatesBySite != null;
+  }
+
+  /**
+   * The types guard {@code guardId} names at every depth training saw it at, when {@link
+   * #depthTellsNothing}; 0 otherwise, or when out of range.
+   */
+  public long candidatesAtAnyDepth(int guardId) {
+    long[] bySite = candidatesBySite;
+    return bySite != null && guardId >= 0 && guardId < bySite.length ? bySite[guardId] : 0L;
   }
 
   /**

@@ -157,6 +157,26 @@ public final class Probes {
     return s.invocations == s.sampledAt ? PROBES : s.unsampled;
   }
 
+  /**
+   * As {@link #entry()}, at the entry of a guard method once the trained guards need no depth
+   * ({@code Units.countDepthOnlyWhereNeeded}): inside a unit an invocation that is not sampled runs
+   * the depth-only copy, whose entry is the guard, even where the unit's other methods run their
+   * own code. Outside units, and in units that count every frame, the same as {@link #entry()}.
+   */
+  public static int guardEntry() {
+    ThreadState s = ThreadStates.current();
+    if (--s.invocations > 0) {
+      return s.guardUnsampled;
+    }
+    return Sampler.sampledGuardInvocation(s);
+  }
+
+  /** As {@link #followingCountedEntry()}, for a short guard method (see {@link #guardEntry()}). */
+  public static int followingGuardEntry() {
+    ThreadState s = ThreadStates.current();
+    return s.invocations == s.sampledAt ? PROBES : s.guardUnsampled;
+  }
+
   /** The kill switch: with {@code false}, every probe becomes a no-op until re-enabled. */
   public static synchronized void setEnabled(boolean on) {
     enabled = on;
@@ -238,6 +258,8 @@ public final class Probes {
       CheckedProbes.returnReference(s, s, 0, 1);
       CheckedProbes.loopExit(s, 0, 0, 0);
       entry();
+      guardEntry();
+      followingGuardEntry();
       s.countdown = 1;
       ifeq(0, s, 0);
       s.currentRun.get(0);

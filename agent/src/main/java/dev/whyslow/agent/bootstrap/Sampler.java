@@ -88,6 +88,14 @@ final class Sampler {
   }
 
   /**
+   * As {@link #sampledInvocation}, for a guard method ({@link Probes#guardEntry}): what it runs
+   * when not sampled is {@link ThreadState#guardUnsampled}.
+   */
+  static int sampledGuardInvocation(ThreadState s) {
+    return sampledInvocation(s) == Probes.PROBES ? Probes.PROBES : s.guardUnsampled;
+  }
+
+  /**
    * As {@link #sampledInvocation}, for a method without a depth-only copy: {@link Probes#PROBES} or
    * {@link Probes#OWN}, inside a unit too. Out of {@link Probes#sampledEntry} so that it stays
    * within the 31 bytes C1 inlines into a method it has inlined itself.

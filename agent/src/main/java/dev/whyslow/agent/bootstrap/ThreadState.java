@@ -69,6 +69,13 @@ public final class ThreadState {
   int unsampled = Probes.OWN;
 
   /**
+   * As {@link #unsampled}, for the guard methods' entries ({@link Probes#guardEntry}): {@link
+   * Probes#DEPTH} inside every unit, since a guard must see each unit, also one that counts no
+   * other frame.
+   */
+  int guardUnsampled = Probes.OWN;
+
+  /**
    * Which method entries have unit work to do, the one thing a method entry checks besides the
    * depth: bit {@code id % 256} (word {@code id / 64 % 4}) is set for the guards of the running
    * unit's model, and every bit while the unit is traced; all are clear outside units. An entry
@@ -122,10 +129,14 @@ public final class ThreadState {
     this.threadId = threadId;
   }
 
-  /** {@code u} starts on this thread, watching the entries in {@code bits} (see {@link #watch}). */
-  void startUnit(UnitState u, long[] bits) {
+  /**
+   * {@code u} starts on this thread, watching the entries in {@code bits} (see {@link #watch});
+   * with {@code everyFrame} false only the guard methods count their frames in it.
+   */
+  void startUnit(UnitState u, long[] bits, boolean everyFrame) {
     unit = u;
-    unsampled = Probes.DEPTH;
+    unsampled = everyFrame ? Probes.DEPTH : Probes.OWN;
+    guardUnsampled = Probes.DEPTH;
     watch(bits);
   }
 
@@ -133,6 +144,7 @@ public final class ThreadState {
   void endUnit() {
     unit = null;
     unsampled = Probes.OWN;
+    guardUnsampled = Probes.OWN;
     unwatch();
   }
 

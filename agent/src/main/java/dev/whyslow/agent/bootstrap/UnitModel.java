@@ -29,6 +29,11 @@ public final class UnitModel {
     return thresholds;
   }
 
+  /** The guards' context table. */
+  public ContextTable table() {
+    return table;
+  }
+
   public int typeCount() {
     return types.length;
   }

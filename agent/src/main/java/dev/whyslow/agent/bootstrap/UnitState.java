@@ -40,6 +40,12 @@ public final class UnitState {
   /** The type the guards inferred so far, or {@code null}: then the entry point's type. */
   volatile UnitType bestType;
 
+  /**
+   * Whether every frame of the unit counts its depth; if not, only its guards' frames do, and a
+   * guard's relative depth means nothing ({@code Units.countDepthOnlyWhereNeeded}).
+   */
+  boolean everyFrame = true;
+
   /** The depth of the unit's entry frame; a callee of it is at relative depth 1. */
   int baseDepth;
 

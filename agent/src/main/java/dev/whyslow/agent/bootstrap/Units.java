@@ -25,6 +25,13 @@ public final class Units {
   /** The trained context table and types, or {@code null} before the first training. */
   private static volatile UnitModel model;
 
+  /**
+   * The model whose guard methods call {@link Probes#guardEntry}, when its guards need no depth
+   * ({@link ContextTable#depthTellsNothing}): units that start with it count only the guards'
+   * frames, the rest of their code runs as outside units. {@code null}: every frame is counted.
+   */
+  private static volatile UnitModel guardsWithoutDepth;
+
   /** Units traced for training: a unit is traced when a 31-bit draw is below this; 0 = none. */
   private static volatile int traceBelow;
 
@@ -52,6 +59,22 @@ public final class Units {
    */
   public static void publish(UnitModel trained) {
     model = trained;
+  }
+
+  /**
+   * Units that start from now on with {@code m} count depth only in its guard methods, which the
+   * caller has made call {@link Probes#guardEntry}, and in the copies of sampled invocations; a
+   * traced unit and an event loop's unit still count every frame (a trace needs each method's
+   * depth, and a loop's unit ends at its own method's exit, found by depth). {@code null} goes back
+   * to counting every frame.
+   *
+   * @throws IllegalArgumentException when {@code m}'s guards need the depth
+   */
+  public static void countDepthOnlyWhereNeeded(UnitModel m) {
+    if (m != null && !m.table.depthTellsNothing()) {
+      throw new IllegalArgumentException("this model's guards tell unit types apart by depth");
+    }
+    guardsWithoutDepth = m;
   }
 
   /** The model the guards use, or {@code null}. */
@@ -248,7 +271,10 @@ public final class Units {
         u.inference = inference;
         u.inferenceModel = m;
       }
-      inference.hit(m.table.candidates(guard, relativeDepth));
+      inference.hit(
+          u.everyFrame
+              ? m.table.candidates(guard, relativeDepth)
+              : m.table.candidatesAtAnyDepth(guard));
       int best = inference.best(m.thresholds());
       if (best < 0) {
         return;
@@ -314,7 +340,9 @@ public final class Units {
     u.startEpochMillis = System.currentTimeMillis();
     u.startNanos = System.nanoTime();
     u.publish(++u.unitSeq);
-    s.startUnit(u, u.watchedEntries());
+    u.everyFrame =
+        u.tracing || kind == UnitState.LOOP || u.model == null || u.model != guardsWithoutDepth;
+    s.startUnit(u, u.watchedEntries(), u.everyFrame);
   }
 
   /** A nested entry point: it names the unit and its depth is the base from now on. */

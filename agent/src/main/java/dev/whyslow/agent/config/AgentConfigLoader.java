@@ -64,6 +64,7 @@ public final class AgentConfigLoader {
     DEFAULTS.put("units.watchdog.interval", "1s");
     DEFAULTS.put("units.declare", "");
     DEFAULTS.put("units.audit.share", "0");
+    DEFAULTS.put("units.depth", "auto");
     DEFAULTS.put("config", "");
   }
 
@@ -161,7 +162,8 @@ public final class AgentConfigLoader {
                 p.choice("units.runs", "sampled", "all").equals("all"),
                 p.durationMillis("units.watchdog.interval"),
                 p.declaredMethods("units.declare"),
-                p.share("units.audit.share")));
+                p.share("units.audit.share"),
+                p.choice("units.depth", "auto", "all").equals("all")));
     return new Result(config, problems);
   }
 

@@ -6,6 +6,7 @@ import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.config.AgentConfig;
 import dev.whyslow.agent.instrument.ClassInstrumenter;
+import dev.whyslow.agent.instrument.GuardMethods;
 import dev.whyslow.agent.instrument.InstrumentationCounters;
 import dev.whyslow.agent.instrument.ProbeTransformer;
 import dev.whyslow.agent.instrument.Scope;
@@ -57,6 +58,7 @@ public final class AgentRuntime {
             config.samplingRate(),
             JitSettling.ofThisJvm(config.invocations().settleMillis()));
     sampling.setRate(config.samplingRate());
+    GuardMethods guards = new GuardMethods();
     ClassInstrumenter instrumenter =
         new ClassInstrumenter(
             registry,
@@ -65,13 +67,22 @@ public final class AgentRuntime {
             methods,
             config.units().enabled(),
             config.units().declared(),
-            sampling.copies());
+            sampling.copies(),
+            guards);
     this.transformer =
         new ProbeTransformer(scope, instrumenter, counters, instrumentation, this::reportFailure);
     this.link = new TransportLink(config, log, this::stats, sampling);
     link.beforeEachRun(this::announceSitesOfNewClasses);
     this.units = new UnitRecorder(config.units(), registry, link, runSequence, log);
-    this.training = new UnitTraining(config.units(), methods, units, link, log);
+    GuardEntries guardEntries =
+        new GuardEntries(
+            config.units().depthInEveryFrame(),
+            sampling.copies(),
+            methods,
+            guards,
+            instrumentation,
+            log);
+    this.training = new UnitTraining(config.units(), methods, units, link, guardEntries, log);
     units.attach(training);
     this.unitWorker = new UnitWorker(config.units(), units, link, this::unitTick);
     link.onThresholds(units::setThresholds);

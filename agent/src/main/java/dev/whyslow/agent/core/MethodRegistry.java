@@ -13,6 +13,7 @@ import java.util.Map;
 public final class MethodRegistry {
   private final Map<String, Integer> byKey = new HashMap<>();
   private final List<String> names = new ArrayList<>();
+  private final List<String> classNames = new ArrayList<>();
 
   /** The id of {@code className.methodName} with descriptor {@code descriptor}. */
   public synchronized int idOf(String className, String methodName, String descriptor) {
@@ -21,6 +22,7 @@ public final class MethodRegistry {
     if (id == null) {
       id = names.size();
       names.add(className + '.' + methodName);
+      classNames.add(className);
       byKey.put(key, id);
     }
     return id;
@@ -29,6 +31,11 @@ public final class MethodRegistry {
   /** {@code class.method} of {@code id}, or {@code "?"} for an unknown id. */
   public synchronized String nameOf(int id) {
     return id >= 0 && id < names.size() ? names.get(id) : "?";
+  }
+
+  /** The class of {@code id}'s method, as given to {@link #idOf}, or {@code null} if unknown. */
+  public synchronized String classOf(int id) {
+    return id >= 0 && id < classNames.size() ? classNames.get(id) : null;
   }
 
   public synchronized int size() {

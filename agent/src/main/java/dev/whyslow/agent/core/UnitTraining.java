@@ -34,6 +34,7 @@ final class UnitTraining {
   private final MethodRegistry methods;
   private final UnitRecorder recorder;
   private final UnitOutput output;
+  private final GuardEntries guardEntries;
   private final AgentLog log;
   private final BlockingQueue<UnitCallTrace> traces;
   private final BlockingQueue<Audited> audits = new ArrayBlockingQueue<>(1024);
@@ -51,11 +52,13 @@ final class UnitTraining {
       MethodRegistry methods,
       UnitRecorder recorder,
       UnitOutput output,
+      GuardEntries guardEntries,
       AgentLog log) {
     this.settings = settings;
     this.methods = methods;
     this.recorder = recorder;
     this.output = output;
+    this.guardEntries = guardEntries;
     this.log = log;
     this.traces = new ArrayBlockingQueue<>(Math.max(16, settings.trainingUnits()));
   }
@@ -129,6 +132,7 @@ final class UnitTraining {
             + result.contextTable().guardCount()
             + " guard methods"
             + (result.notes().isEmpty() ? "" : " (" + String.join("; ", result.notes()) + ")"));
+    guardEntries.afterTraining(m);
   }
 
   private void audit() {

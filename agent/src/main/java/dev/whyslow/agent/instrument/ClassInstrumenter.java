@@ -32,6 +32,7 @@ public final class ClassInstrumenter {
   private final MethodRegistry methods;
   private final UnitWrapper units;
   private final boolean copies;
+  private final GuardMethods guards;
 
   /** Probes only: no unit wrappers and no depth count, as with {@code units=off}. */
   public ClassInstrumenter(
@@ -64,7 +65,24 @@ public final class ClassInstrumenter {
       boolean units,
       List<String> declared,
       boolean copies) {
+    this(registry, probes, counters, methods, units, declared, copies, new GuardMethods());
+  }
+
+  /**
+   * As above; the dispatch of the methods in {@code guards} asks for the guard's entry ({@link
+   * GuardMethods}).
+   */
+  public ClassInstrumenter(
+      SiteRegistry registry,
+      ProbeSet probes,
+      InstrumentationCounters counters,
+      MethodRegistry methods,
+      boolean units,
+      List<String> declared,
+      boolean copies,
+      GuardMethods guards) {
     this.copies = copies;
+    this.guards = guards;
     this.registry = registry;
     this.probes = probes;
     this.counters = counters;
@@ -240,7 +258,8 @@ public final class ClassInstrumenter {
       }
       MethodNode own = owners.get(m);
       if (own != null) {
-        addCopies(node, own, method, depthCopies.get(m), methodId);
+        boolean guard = methodId != MethodRewriter.NO_DEPTH && guards.contains(methodId);
+        addCopies(node, own, method, depthCopies.get(m), methodId, guard);
       }
     }
     // No COMPUTE_* flags: max stack and locals are adjusted by hand and the expanded frames are
@@ -259,7 +278,12 @@ public final class ClassInstrumenter {
    * ({@link MethodCopies}); {@code depthOnly}, when not {@code null}, still to be rewritten.
    */
   private static void addCopies(
-      ClassNode node, MethodNode own, MethodNode withProbes, MethodNode depthOnly, int methodId) {
+      ClassNode node,
+      MethodNode own,
+      MethodNode withProbes,
+      MethodNode depthOnly,
+      int methodId,
+      boolean guard) {
     String copied = own.name + MethodCopies.SUFFIX;
     String depth = copied + MethodCopies.DEPTH_SUFFIX;
     boolean recursesAlone = SelfCalls.recursesAlone(node.name, node.access, own);
@@ -267,8 +291,7 @@ public final class ClassInstrumenter {
       if (depthOnly != null) {
         MethodRewriter.rewrite(depthOnly, List.of(), new int[0], ProbeFrames.NONE, methodId);
       }
-      MethodCopies.merge(
-          own, node.name, withProbes, depthOnly, methodId != MethodRewriter.NO_DEPTH);
+      MethodCopies.merge(own, node.name, withProbes, depthOnly, entryFor(own, methodId, guard));
       return;
     }
     if (recursesAlone) {
@@ -292,10 +315,22 @@ public final class ClassInstrumenter {
       MethodCopies.rename(depthOnly, depth);
       node.methods.add(depthOnly);
     }
-    boolean counted = methodId != MethodRewriter.NO_DEPTH;
-    MethodNode chooser = MethodCopies.dispatch(node.name, own, withProbes, depthOnly, counted);
+    MethodNode chooser =
+        MethodCopies.dispatch(
+            node.name, own, withProbes, depthOnly, entryFor(own, methodId, guard));
     if (chooser != null) {
       node.methods.add(chooser);
     }
+  }
+
+  /** Which of {@code Probes}' entries the dispatch of {@code own} asks. */
+  private static String entryFor(MethodNode own, int methodId, boolean guard) {
+    boolean counted = methodId != MethodRewriter.NO_DEPTH;
+    // A short method follows the thread's last choice, drawing nothing: the countdown step cost
+    // it as much as its own code (Probes.followingEntry).
+    if (DepthCounting.isShort(own)) {
+      return !counted ? "followingEntry" : guard ? "followingGuardEntry" : "followingCountedEntry";
+    }
+    return !counted ? "sampledEntry" : guard ? "guardEntry" : "entry";
   }
 }

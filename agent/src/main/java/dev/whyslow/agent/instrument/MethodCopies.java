@@ -154,20 +154,16 @@ final class MethodCopies {
    * followingCountedEntry()} if it counts depth, which run the copy with probes when the thread's
    * last choice did, and draw nothing.
    *
-   * @param counted whether the copies count depth, so that inside a unit no invocation may run the
-   *     own code
+   * @param entry the {@code Probes} method that chooses, one of {@code entry}, {@code guardEntry},
+   *     {@code sampledEntry} and their {@code following} forms for short methods
    * @return the method to add to the class as well, the chooser, or {@code null}
    */
   static MethodNode dispatch(
-      String owner,
-      MethodNode method,
-      MethodNode withProbes,
-      MethodNode depthOnly,
-      boolean counted) {
+      String owner, MethodNode method, MethodNode withProbes, MethodNode depthOnly, String entry) {
     int choice = method.maxLocals; // a new local, used only here
     method.maxLocals++;
     LabelNode own = new LabelNode();
-    InsnList code = choice(method, counted, choice, own);
+    InsnList code = choice(method, entry, choice, own);
     MethodNode chooser = null;
     if (depthOnly != null) {
       chooser = chooser(owner, method, withProbes, depthOnly);
@@ -234,22 +230,17 @@ final class MethodCopies {
    * must be fully rewritten; they are not added to the class. As in {@link #dispatch}, without a
    * depth-only copy every invocation that is not the own code's runs {@code withProbes}.
    *
-   * @param counted whether the copies count depth, so that inside a unit no invocation may run the
-   *     own code
+   * @param entry the {@code Probes} method that chooses, as in {@link #dispatch}
    */
   static void merge(
-      MethodNode method,
-      String owner,
-      MethodNode withProbes,
-      MethodNode depthOnly,
-      boolean counted) {
+      MethodNode method, String owner, MethodNode withProbes, MethodNode depthOnly, String entry) {
     boolean twoCopies = depthOnly != null;
     int choice = method.maxLocals; // a new local, used only here
     method.maxLocals++;
     LabelNode own = new LabelNode();
     LabelNode probes = new LabelNode();
     LabelNode depth = twoCopies ? new LabelNode() : null;
-    InsnList code = choice(method, counted, choice, own);
+    InsnList code = choice(method, entry, choice, own);
     if (twoCopies) {
       code.add(new VarInsnNode(Opcodes.ILOAD, choice));
       code.add(new InsnNode(Opcodes.ICONST_1)); // Probes.PROBES
@@ -294,7 +285,7 @@ final class MethodCopies {
    * The start of every dispatch: the entry's choice into local {@code choice}, and a jump to {@code
    * own} for {@code Probes.OWN}; the rest of the choice is left to the caller.
    */
-  private static InsnList choice(MethodNode method, boolean counted, int choice, LabelNode own) {
+  private static InsnList choice(MethodNode method, String entry, int choice, LabelNode own) {
     InsnList code = new InsnList();
     LineNumberNode firstLine = firstLine(method);
     if (firstLine != null) {
@@ -304,12 +295,6 @@ final class MethodCopies {
       code.add(new LineNumberNode(firstLine.line, start));
     }
     // stack: (empty, method entry)
-    // A short method follows the thread's last choice, drawing nothing: the countdown step cost
-    // it as much as its own code (Probes.followingEntry).
-    String entry =
-        DepthCounting.isShort(method)
-            ? (counted ? "followingCountedEntry" : "followingEntry")
-            : counted ? "entry" : "sampledEntry";
     code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.PROBES, entry, "()I"));
     code.add(new VarInsnNode(Opcodes.ISTORE, choice));
     code.add(new VarInsnNode(Opcodes.ILOAD, choice));

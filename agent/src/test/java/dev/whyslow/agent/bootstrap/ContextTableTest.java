@@ -20,6 +20,23 @@ class ContextTableTest {
   }
 
   @Test
+  void theDepthTellsNothingWhenEachGuardNamesTheSameTypesWhereverTrainingSawIt() {
+    ContextTable bySite =
+        ContextTable.of(3, new int[] {7, 2}, new long[][] {{0, 0b001, 0, 0b001}, {0, 0, 0b110}});
+    assertThat(bySite.depthTellsNothing()).isTrue();
+    assertThat(bySite.candidatesAtAnyDepth(0)).isEqualTo(0b001);
+    assertThat(bySite.candidatesAtAnyDepth(1)).isEqualTo(0b110);
+    assertThat(bySite.candidatesAtAnyDepth(2)).isZero();
+    assertThat(bySite.candidates(0, 2)).isZero(); // by depth, unseen is still unknown
+
+    ContextTable byDepth =
+        ContextTable.of(2, new int[] {7, 2}, new long[][] {{0, 0b01}, {0, 0b01, 0b10}});
+    assertThat(byDepth.depthTellsNothing()).isFalse();
+    assertThat(byDepth.candidatesAtAnyDepth(0)).isZero();
+    assertThat(ContextTable.EMPTY.depthTellsNothing()).isTrue();
+  }
+
+  @Test
   void unknownMethodsDepthsAndGuardsAnswerNothing() {
     ContextTable table = ContextTable.of(2, new int[] {3}, new long[][] {{0, 0b10}});
 

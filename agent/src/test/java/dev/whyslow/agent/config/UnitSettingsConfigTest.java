@@ -23,7 +23,8 @@ class UnitSettingsConfigTest {
         AgentConfigLoader.load(
                 "units=off,units.training.units=50,units.training.share=1/2,"
                     + "units.stats.interval=2m,units.runs=all,units.watchdog.interval=250ms,"
-                    + "units.declare=com.acme.Worker#process,com.acme.Job#run,units.audit.share=0.1",
+                    + "units.declare=com.acme.Worker#process,com.acme.Job#run,units.audit.share=0.1,"
+                    + "units.depth=all",
                 Map.of(),
                 Map.of())
             .config()
@@ -38,7 +39,8 @@ class UnitSettingsConfigTest {
                 true,
                 250,
                 List.of("com.acme.Worker#process", "com.acme.Job#run"),
-                0.1));
+                0.1,
+                true));
   }
 
   @Test
@@ -46,7 +48,7 @@ class UnitSettingsConfigTest {
     AgentConfigLoader.Result r =
         AgentConfigLoader.load(
             "units=maybe,units.training.share=2,units.stats.interval=soon,units.runs=some,"
-                + "units.declare=NoHash",
+                + "units.declare=NoHash,units.depth=some",
             Map.of(),
             Map.of());
     UnitSettings units = r.config().units();
@@ -55,11 +57,13 @@ class UnitSettingsConfigTest {
     assertThat(units.statsIntervalMillis()).isEqualTo(10_000);
     assertThat(units.allRuns()).isFalse();
     assertThat(units.declared()).isEmpty();
+    assertThat(units.depthInEveryFrame()).isFalse();
     assertThat(r.problems())
         .anySatisfy(p -> assertThat(p).contains("units=maybe (agent arguments) is not on or off"))
         .anySatisfy(p -> assertThat(p).contains("units.training.share=2"))
         .anySatisfy(p -> assertThat(p).contains("units.stats.interval=soon"))
         .anySatisfy(p -> assertThat(p).contains("units.runs=some"))
+        .anySatisfy(p -> assertThat(p).contains("units.depth=some"))
         .anySatisfy(p -> assertThat(p).contains("'NoHash'"));
   }
 }

@@ -58,7 +58,8 @@ class UnitRecorderTest {
             allRuns,
             d.watchdogIntervalMillis(),
             List.of(),
-            0);
+            0,
+            false);
     UnitRecorder r =
         new UnitRecorder(
             settings,

@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Unit types learned in a real service: four kinds of requests through one router are traced,
@@ -36,12 +37,22 @@ class UnitTrainingIT {
 
   @TempDir Path dir;
 
-  @Test
-  void requestKindsBehindOneRouterBecomeTypesAndASlowOneIsCaughtAtAGuard() throws Exception {
+  /**
+   * With every unit audited, every unit is traced and counts every frame; with none, the units
+   * after training count only the guards' frames (the kinds differ by site alone, so the guards'
+   * classes are retransformed), and the slow report must still be caught at its guard.
+   */
+  @ParameterizedTest(name = "units.audit.share={0}")
+  @ValueSource(strings = {"1", "0"})
+  void requestKindsBehindOneRouterBecomeTypesAndASlowOneIsCaughtAtAGuard(String auditShare)
+      throws Exception {
+    boolean audited = auditShare.equals("1");
     try (FakeDaemon daemon = FakeDaemon.start()) {
       String args =
           "service=it,include=sample.workload,log=info,units.training.units=60,"
-              + "units.training.share=1,units.audit.share=1,units.watchdog.interval=1h,"
+              + "units.training.share=1,units.audit.share="
+              + auditShare
+              + ",units.watchdog.interval=1h,"
               + "units.stats.interval=300ms,shutdown.flush.timeout.ms=5000,daemon=127.0.0.1:"
               + daemon.port();
       CompletableFuture<ChildJvm.Result> child =
@@ -112,6 +123,11 @@ class UnitTrainingIT {
               .collect(Collectors.toSet());
       assertThat(unitTypes).contains(report);
 
+      if (!audited) {
+        assertThat(r.agentLines())
+            .anySatisfy(l -> assertThat(l).contains("units count depth only in the"));
+        return;
+      }
       String exit =
           r.agentLines().stream().filter(l -> l.contains("exit:")).findFirst().orElseThrow();
       Matcher audit = AUDIT.matcher(exit);

@@ -1,0 +1,106 @@
+package dev.whyslow.agent.core;
+
+import dev.whyslow.agent.bootstrap.AgentErrors;
+import dev.whyslow.agent.bootstrap.ContextTable;
+import dev.whyslow.agent.bootstrap.UnitModel;
+import dev.whyslow.agent.bootstrap.Units;
+import dev.whyslow.agent.instrument.GuardMethods;
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * After training: when every guard names the same unit types at each depth it was seen at, the
+ * depth tells the guards nothing, and counting it in every frame of every unit is pure cost (about
+ * two fifths of what the agent adds to the example shop's requests, bench/LATENCY.md). Then the
+ * guard methods' classes are retransformed once so that their entry asks {@code
+ * Probes.guardEntry()}, and units started from then on count depth only in the guards' frames; the
+ * rest of their code runs as it does outside units. If the retransformation fails, every frame goes
+ * on counting, as with {@code units.depth=all}.
+ */
+final class GuardEntries {
+  private final boolean depthInEveryFrame;
+  private final boolean copies;
+  private final MethodRegistry methods;
+  private final GuardMethods guards;
+  private final Instrumentation instrumentation;
+  private final AgentLog log;
+
+  /**
+   * @param copies whether instrumented methods have copies (sampled invocations): without them
+   *     every depth-counted method counts in its own code, and there is nothing to save
+   * @param instrumentation {@code null} in tests that retransform nothing
+   */
+  GuardEntries(
+      boolean depthInEveryFrame,
+      boolean copies,
+      MethodRegistry methods,
+      GuardMethods guards,
+      Instrumentation instrumentation,
+      AgentLog log) {
+    this.depthInEveryFrame = depthInEveryFrame;
+    this.copies = copies;
+    this.methods = methods;
+    this.guards = guards;
+    this.instrumentation = instrumentation;
+    this.log = log;
+  }
+
+  /** Called once {@code m} is published to the guards, on the agent's background thread. */
+  void afterTraining(UnitModel m) {
+    ContextTable table = m.table();
+    if (depthInEveryFrame || !copies || instrumentation == null) {
+      return;
+    }
+    if (!table.depthTellsNothing()) {
+      log.info("the guards tell some unit types apart by depth: every frame of a unit counts it");
+      return;
+    }
+    int[] ids = new int[table.guardCount()];
+    Set<String> classNames = new HashSet<>();
+    for (int g = 0; g < ids.length; g++) {
+      ids[g] = table.methodIdOf(g);
+      if (ids[g] < 0) {
+        return; // not a table the trainer built; keep counting every frame
+      }
+      String owner = methods.classOf(ids[g]);
+      if (owner != null) {
+        classNames.add(owner);
+      }
+    }
+    guards.set(ids); // classes loaded from now on get the guard's entry as they load
+    List<Class<?>> loaded = new ArrayList<>();
+    for (Class<?> c : instrumentation.getAllLoadedClasses()) {
+      if (classNames.contains(c.getName()) && instrumentation.isModifiableClass(c)) {
+        loaded.add(c);
+      }
+    }
+    long start = System.nanoTime();
+    try {
+      if (!loaded.isEmpty()) {
+        instrumentation.retransformClasses(loaded.toArray(new Class<?>[0]));
+      }
+    } catch (Throwable t) {
+      guards.set(new int[0]);
+      AgentErrors.report("giving the guards their entries", t);
+      log.warn(
+          "could not retransform the guards' classes "
+              + classNames
+              + " ("
+              + t
+              + "); every frame of a unit goes on counting its depth");
+      return;
+    }
+    Units.countDepthOnlyWhereNeeded(m);
+    log.info(
+        "each guard names the same unit types at every depth: units count depth only in the "
+            + ids.length
+            + " guard methods ("
+            + loaded.size()
+            + " classes retransformed in "
+            + (System.nanoTime() - start) / 1_000_000
+            + " ms)");
+  }
+}
