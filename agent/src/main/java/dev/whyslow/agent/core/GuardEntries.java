@@ -12,13 +12,19 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * After training: when every guard names the same unit types at each depth it was seen at, the
- * depth tells the guards nothing, and counting it in every frame of every unit is pure cost (about
- * two fifths of what the agent adds to the example shop's requests, bench/LATENCY.md). Then the
- * guard methods' classes are retransformed once so that their entry asks {@code
- * Probes.guardEntry()}, and units started from then on count depth only in the guards' frames; the
- * rest of their code runs as it does outside units. If the retransformation fails, every frame goes
- * on counting, as with {@code units.depth=all}.
+ * After training, with {@code units.depth=auto}: when every guard names the same unit types at each
+ * depth it was seen at, the depth tells the guards nothing, and counting it in every frame of every
+ * unit looks like pure cost (in-process, two fifths of what the agent adds to the example shop's
+ * requests; as a service the shop measured dearer without it, bench/LATENCY.md, which is why {@code
+ * all} is the default). Then the guard methods' classes are retransformed once so that their entry
+ * asks {@code Probes.guardEntry()}, and units started from then on count depth only in the guards'
+ * frames; the rest of their code runs as it does outside units. If the retransformation fails,
+ * every frame goes on counting, as with {@code units.depth=all}.
+ *
+ * <p>The classes of every method the training traces saw are retransformed too, guards or not:
+ * until now their entry's choice inside units was always the depth-only copy, and the JIT's profile
+ * of it would keep that path compiled beside the own code for good. Retransformed, their methods
+ * start with fresh profiles, learned from the units as they run from now on.
  */
 final class GuardEntries {
   private final boolean depthInEveryFrame;
@@ -48,8 +54,11 @@ final class GuardEntries {
     this.log = log;
   }
 
-  /** Called once {@code m} is published to the guards, on the agent's background thread. */
-  void afterTraining(UnitModel m) {
+  /**
+   * Called once {@code m} is published to the guards, on the agent's background thread, with the
+   * ids of the methods the training traces entered.
+   */
+  void afterTraining(UnitModel m, Set<Integer> tracedMethodIds) {
     ContextTable table = m.table();
     if (depthInEveryFrame || !copies || instrumentation == null) {
       return;
@@ -66,6 +75,12 @@ final class GuardEntries {
         return; // not a table the trainer built; keep counting every frame
       }
       String owner = methods.classOf(ids[g]);
+      if (owner != null) {
+        classNames.add(owner);
+      }
+    }
+    for (int id : tracedMethodIds) {
+      String owner = methods.classOf(id);
       if (owner != null) {
         classNames.add(owner);
       }
@@ -99,7 +114,7 @@ final class GuardEntries {
             + ids.length
             + " guard methods ("
             + loaded.size()
-            + " classes retransformed in "
+            + " classes of the guards and of the traced methods retransformed in "
             + (System.nanoTime() - start) / 1_000_000
             + " ms)");
   }

@@ -13,7 +13,9 @@ import dev.whyslow.agent.units.training.UnitTypeTrainer;
 import dev.whyslow.protocol.UnitTypeBatch;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -107,6 +109,12 @@ final class UnitTraining {
     long start = System.nanoTime();
     TrainedUnitTypes result =
         UnitTypeTrainer.train(List.copyOf(collected), methods::nameOf, TrainingSettings.defaults());
+    Set<Integer> traced = new HashSet<>();
+    for (UnitCallTrace trace : collected) {
+      for (int id : trace.methodIds()) {
+        traced.add(id);
+      }
+    }
     collected.clear();
     UnitType[] types = new UnitType[result.typeCount()];
     for (int i = 0; i < types.length; i++) {
@@ -132,7 +140,7 @@ final class UnitTraining {
             + result.contextTable().guardCount()
             + " guard methods"
             + (result.notes().isEmpty() ? "" : " (" + String.join("; ", result.notes()) + ")"));
-    guardEntries.afterTraining(m);
+    guardEntries.afterTraining(m, traced);
   }
 
   private void audit() {

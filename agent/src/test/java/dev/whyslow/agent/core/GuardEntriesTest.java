@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,11 @@ class GuardEntriesTest {
   /** Stands for a class holding a guard method. */
   static final class Router {
     void handle() {}
+  }
+
+  /** Stands for a class whose methods the training traces entered, none a guard. */
+  static final class Pages {
+    void render() {}
   }
 
   private final ByteArrayOutputStream logged = new ByteArrayOutputStream();
@@ -59,14 +65,16 @@ class GuardEntriesTest {
   @Test
   void guardsThatNeedNoDepthGetTheirEntryAndUnitsThenCountOnlyTheirFrames() {
     UnitModel m = publish(new long[][] {{0L, 1L, 1L}});
+    int traced = methods.idOf(Pages.class.getName(), "render", "()V");
 
-    entries(false).afterTraining(m);
+    entries(false).afterTraining(m, Set.of(guardId, traced));
 
-    assertThat(retransformed).containsExactly(Router.class);
+    // the traced class too, so that its methods' profiles start afresh
+    assertThat(retransformed).containsExactlyInAnyOrder(Router.class, Pages.class);
     assertThat(guards.contains(guardId)).isTrue();
     assertThat(entryInAUnit()).isEqualTo(Probes.OWN);
     assertThat(logged.toString(StandardCharsets.UTF_8))
-        .contains("units count depth only in the 1 guard methods (1 classes retransformed");
+        .contains("units count depth only in the 1 guard methods (2 classes");
   }
 
   @Test
@@ -74,7 +82,7 @@ class GuardEntriesTest {
     refusal = new UnsupportedOperationException("class redefinition failed");
     UnitModel m = publish(new long[][] {{0L, 1L}});
 
-    entries(false).afterTraining(m);
+    entries(false).afterTraining(m, Set.of());
 
     assertThat(guards.contains(guardId)).isFalse();
     assertThat(entryInAUnit()).isEqualTo(Probes.DEPTH);
@@ -91,7 +99,7 @@ class GuardEntriesTest {
             new UnitType[] {listener.typeOf("search"), listener.typeOf("cart")});
     Units.publish(m);
 
-    entries(false).afterTraining(m);
+    entries(false).afterTraining(m, Set.of());
 
     assertThat(retransformed).isEmpty();
     assertThat(guards.contains(guardId)).isFalse();
@@ -103,7 +111,7 @@ class GuardEntriesTest {
   void unitsDepthAllKeepsEveryFrameCounting() {
     UnitModel m = publish(new long[][] {{0L, 1L}});
 
-    entries(true).afterTraining(m);
+    entries(true).afterTraining(m, Set.of());
 
     assertThat(retransformed).isEmpty();
     assertThat(entryInAUnit()).isEqualTo(Probes.DEPTH);
@@ -142,7 +150,8 @@ class GuardEntriesTest {
             new Class<?>[] {Instrumentation.class},
             (proxy, method, args) ->
                 switch (method.getName()) {
-                  case "getAllLoadedClasses" -> new Class<?>[] {String.class, Router.class};
+                  case "getAllLoadedClasses" ->
+                      new Class<?>[] {String.class, Router.class, Pages.class};
                   case "isModifiableClass" -> true;
                   case "retransformClasses" -> {
                     if (refusal != null) {

@@ -59,7 +59,7 @@ class UnitRecorderTest {
             d.watchdogIntervalMillis(),
             List.of(),
             0,
-            false);
+            true);
     UnitRecorder r =
         new UnitRecorder(
             settings,

@@ -38,9 +38,10 @@ class UnitTrainingIT {
   @TempDir Path dir;
 
   /**
-   * With every unit audited, every unit is traced and counts every frame; with none, the units
-   * after training count only the guards' frames (the kinds differ by site alone, so the guards'
-   * classes are retransformed), and the slow report must still be caught at its guard.
+   * With {@code units.depth=auto}: with every unit audited, every unit is traced and counts every
+   * frame; with none, the units after training count only the guards' frames (the kinds differ by
+   * site alone, so the guards' classes are retransformed), and the slow report must still be caught
+   * at its guard.
    */
   @ParameterizedTest(name = "units.audit.share={0}")
   @ValueSource(strings = {"1", "0"})
@@ -52,7 +53,7 @@ class UnitTrainingIT {
           "service=it,include=sample.workload,log=info,units.training.units=60,"
               + "units.training.share=1,units.audit.share="
               + auditShare
-              + ",units.watchdog.interval=1h,"
+              + ",units.depth=auto,units.watchdog.interval=1h,"
               + "units.stats.interval=300ms,shutdown.flush.timeout.ms=5000,daemon=127.0.0.1:"
               + daemon.port();
       CompletableFuture<ChildJvm.Result> child =
