@@ -1,7 +1,10 @@
 package dev.whyslow.bench.overhead;
 
 import dev.whyslow.agent.bootstrap.ChunkedRunCounts;
+import dev.whyslow.agent.bootstrap.ContextTable;
 import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.bootstrap.UnitModel;
+import dev.whyslow.agent.bootstrap.UnitType;
 import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.config.InvocationSampling;
 import dev.whyslow.agent.config.ProbeSet;
@@ -39,14 +42,18 @@ import java.util.function.Predicate;
  * <p>Usage: {@code InProcessOverheadBenchmark [workload=OrderWorkload] [batches=40] [rounds=10]
  * [warmup=150] [options]} where options are comma-separated {@code rate=0.0001}, {@code
  * probes=branch,return|branch|return}, {@code fastpath=on|off}, {@code units=on|off}, {@code
- * inunit=on|off}, {@code only=Class1,Class2}, {@code share=0.05}. With {@code inunit=on} each
- * instrumented round runs as a unit of work, as a service's requests do, so every method entry
- * takes the in-unit path (no guards, no tracing). With {@code only=} the instrumented copy has only
- * the named classes of the workload's package instrumented (simple names; nested classes go with
- * their outer class), which shows how the cost is spread over the code. With {@code share=} a share
- * of invocations runs the copies with probes, at the rate over the share, as the agent's {@code
- * sampling.invocation.share} does (default 0.05; 1 runs every invocation's probes, and so does a
- * rate above a tenth of the share); the others run their own code, or their depth-only copy.
+ * inunit=on|off|guards|switch}, {@code only=Class1,Class2}, {@code share=0.05}. With {@code
+ * inunit=on} each instrumented round runs as a unit of work, as a service's requests do, so every
+ * method entry takes the in-unit path (no guards, no tracing); {@code inunit=guards} runs the
+ * rounds in units that count depth in no frame, as {@code units.depth=auto} does with guards the
+ * workload never reaches, and {@code inunit=switch} counts every frame for the first half of the
+ * warm-up and no frame from then on, as the agent switches after training. With {@code only=} the
+ * instrumented copy has only the named classes of the workload's package instrumented (simple
+ * names; nested classes go with their outer class), which shows how the cost is spread over the
+ * code. With {@code share=} a share of invocations runs the copies with probes, at the rate over
+ * the share, as the agent's {@code sampling.invocation.share} does (default 0.05; 1 runs every
+ * invocation's probes, and so does a rate above a tenth of the share); the others run their own
+ * code, or their depth-only copy.
  */
 public final class InProcessOverheadBenchmark {
   /** Where a workload named without a package is looked up. */
@@ -59,7 +66,7 @@ public final class InProcessOverheadBenchmark {
           + " [CpuWorkload|OrderWorkload|dev.whyslow.examples.shop.ShopWorkload] [batches] [rounds]"
           + " [warmup]"
           + " [rate=0.0001,probes=branch,return|branch|return|none,fastpath=on|off,units=on|off,"
-          + "inunit=on|off,only=Class1,Class2,share=0.05]";
+          + "inunit=on|off|guards|switch,only=Class1,Class2,share=0.05]";
 
   public static void main(String[] args) throws Throwable {
     String workload;
@@ -114,8 +121,14 @@ public final class InProcessOverheadBenchmark {
                   MethodType.methodType(long.class, MethodHandle.class, int.class))
               .bindTo(instrumented);
     }
+    if (options.depth.equals("guards")) {
+      countNoFrames();
+    }
     int seed = 0;
     for (int i = 0; i < warmup; i++, seed++) {
+      if (i == warmup / 2 && options.depth.equals("switch")) {
+        countNoFrames(); // as the agent with units.depth=auto does after training
+      }
       check((long) plain.invokeExact(seed), (long) instrumented.invokeExact(seed), seed);
     }
     // Counted after the warm-up: the workload's classes load lazily, as its rounds first use them.
@@ -167,6 +180,16 @@ public final class InProcessOverheadBenchmark {
         ratios.get(ratios.size() / 4),
         ratios.get(ratios.size() * 3 / 4),
         Probes.samplesRecorded());
+  }
+
+  /**
+   * Units started from now on count depth in no frame: a trained model without guards, whose depth
+   * tells nothing ({@code units.depth=auto} with guards that no round of the workload reaches).
+   */
+  private static void countNoFrames() {
+    UnitModel none = new UnitModel(ContextTable.EMPTY, new UnitType[0]);
+    Units.publish(none);
+    Units.countDepthOnlyWhereNeeded(none);
   }
 
   private static long roundInUnit(MethodHandle round, int seed) throws Throwable {
@@ -221,6 +244,7 @@ public final class InProcessOverheadBenchmark {
       boolean fastPath,
       boolean units,
       boolean inUnit,
+      String depth,
       Set<String> only,
       double share) {
     /** Whether the instrumented copy instruments this class of the workload's package. */
@@ -240,6 +264,7 @@ public final class InProcessOverheadBenchmark {
       boolean fastPath = true;
       boolean units = true;
       boolean inUnit = false;
+      String depth = "all";
       double share = InvocationSampling.DEFAULT_SHARE;
       Set<String> only = new TreeSet<>();
       for (String pair : text.split(",(?=[a-z]+=)")) {
@@ -263,7 +288,13 @@ public final class InProcessOverheadBenchmark {
           }
           case "fastpath" -> fastPath = onOff(pair, kv[1]);
           case "units" -> units = onOff(pair, kv[1]);
-          case "inunit" -> inUnit = onOff(pair, kv[1]);
+          case "inunit" -> {
+            if (!List.of("on", "off", "guards", "switch").contains(kv[1])) {
+              throw new IllegalArgumentException(pair + ": expected on, off, guards or switch");
+            }
+            inUnit = !kv[1].equals("off");
+            depth = kv[1].equals("guards") || kv[1].equals("switch") ? kv[1] : "all";
+          }
           case "share" -> {
             share = Double.parseDouble(kv[1]);
             if (!(share > 0 && share <= 1)) {
@@ -280,7 +311,7 @@ public final class InProcessOverheadBenchmark {
           default -> throw new IllegalArgumentException("unknown option " + pair);
         }
       }
-      return new Options(rate, branches, returns, fastPath, units, inUnit, only, share);
+      return new Options(rate, branches, returns, fastPath, units, inUnit, depth, only, share);
     }
 
     private static boolean onOff(String pair, String value) {
@@ -294,13 +325,15 @@ public final class InProcessOverheadBenchmark {
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "rate %s, branches %s, returns %s, fast path %s, units %s, in a unit %s, share %s%s",
+          "rate %s, branches %s, returns %s, fast path %s, units %s, in a unit %s (depth %s), share"
+              + " %s%s",
           rate,
           branches,
           returns,
           fastPath,
           units,
           inUnit,
+          depth,
           share,
           only.isEmpty() ? "" : ", only " + String.join(" ", only));
     }
