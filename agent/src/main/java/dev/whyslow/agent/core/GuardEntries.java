@@ -5,6 +5,7 @@ import dev.whyslow.agent.bootstrap.ContextTable;
 import dev.whyslow.agent.bootstrap.UnitModel;
 import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.instrument.GuardMethods;
+import dev.whyslow.agent.units.training.UnitCallTrace;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -56,9 +57,9 @@ final class GuardEntries {
 
   /**
    * Called once {@code m} is published to the guards, on the agent's background thread, with the
-   * ids of the methods the training traces entered.
+   * traces it was trained on.
    */
-  void afterTraining(UnitModel m, Set<Integer> tracedMethodIds) {
+  void afterTraining(UnitModel m, List<UnitCallTrace> traces) {
     ContextTable table = m.table();
     if (depthInEveryFrame || !copies || instrumentation == null) {
       return;
@@ -74,15 +75,11 @@ final class GuardEntries {
       if (ids[g] < 0) {
         return; // not a table the trainer built; keep counting every frame
       }
-      String owner = methods.classOf(ids[g]);
-      if (owner != null) {
-        classNames.add(owner);
-      }
+      addOwner(ids[g], classNames);
     }
-    for (int id : tracedMethodIds) {
-      String owner = methods.classOf(id);
-      if (owner != null) {
-        classNames.add(owner);
+    for (UnitCallTrace trace : traces) {
+      for (int id : trace.methodIds()) {
+        addOwner(id, classNames);
       }
     }
     guards.set(ids); // classes loaded from now on get the guard's entry as they load
@@ -117,5 +114,12 @@ final class GuardEntries {
             + " classes of the guards and of the traced methods retransformed in "
             + (System.nanoTime() - start) / 1_000_000
             + " ms)");
+  }
+
+  private void addOwner(int methodId, Set<String> classNames) {
+    String owner = methods.classOf(methodId);
+    if (owner != null) {
+      classNames.add(owner);
+    }
   }
 }

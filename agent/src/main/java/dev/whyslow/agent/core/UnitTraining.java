@@ -13,9 +13,7 @@ import dev.whyslow.agent.units.training.UnitTypeTrainer;
 import dev.whyslow.protocol.UnitTypeBatch;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -109,12 +107,7 @@ final class UnitTraining {
     long start = System.nanoTime();
     TrainedUnitTypes result =
         UnitTypeTrainer.train(List.copyOf(collected), methods::nameOf, TrainingSettings.defaults());
-    Set<Integer> traced = new HashSet<>();
-    for (UnitCallTrace trace : collected) {
-      for (int id : trace.methodIds()) {
-        traced.add(id);
-      }
-    }
+    List<UnitCallTrace> traced = List.copyOf(collected);
     collected.clear();
     UnitType[] types = new UnitType[result.typeCount()];
     for (int i = 0; i < types.length; i++) {

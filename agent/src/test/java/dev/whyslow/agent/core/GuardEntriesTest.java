@@ -10,6 +10,7 @@ import dev.whyslow.agent.bootstrap.UnitType;
 import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.config.LogLevel;
 import dev.whyslow.agent.instrument.GuardMethods;
+import dev.whyslow.agent.units.training.UnitCallTrace;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
@@ -18,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,7 +67,9 @@ class GuardEntriesTest {
     UnitModel m = publish(new long[][] {{0L, 1L, 1L}});
     int traced = methods.idOf(Pages.class.getName(), "render", "()V");
 
-    entries(false).afterTraining(m, Set.of(guardId, traced));
+    entries(false)
+        .afterTraining(
+            m, List.of(new UnitCallTrace("router", new int[] {guardId, traced}, new int[] {1, 2})));
 
     // the traced class too, so that its methods' profiles start afresh
     assertThat(retransformed).containsExactlyInAnyOrder(Router.class, Pages.class);
@@ -82,7 +84,7 @@ class GuardEntriesTest {
     refusal = new UnsupportedOperationException("class redefinition failed");
     UnitModel m = publish(new long[][] {{0L, 1L}});
 
-    entries(false).afterTraining(m, Set.of());
+    entries(false).afterTraining(m, List.of());
 
     assertThat(guards.contains(guardId)).isFalse();
     assertThat(entryInAUnit()).isEqualTo(Probes.DEPTH);
@@ -99,7 +101,7 @@ class GuardEntriesTest {
             new UnitType[] {listener.typeOf("search"), listener.typeOf("cart")});
     Units.publish(m);
 
-    entries(false).afterTraining(m, Set.of());
+    entries(false).afterTraining(m, List.of());
 
     assertThat(retransformed).isEmpty();
     assertThat(guards.contains(guardId)).isFalse();
@@ -111,7 +113,7 @@ class GuardEntriesTest {
   void unitsDepthAllKeepsEveryFrameCounting() {
     UnitModel m = publish(new long[][] {{0L, 1L}});
 
-    entries(true).afterTraining(m, Set.of());
+    entries(true).afterTraining(m, List.of());
 
     assertThat(retransformed).isEmpty();
     assertThat(entryInAUnit()).isEqualTo(Probes.DEPTH);
