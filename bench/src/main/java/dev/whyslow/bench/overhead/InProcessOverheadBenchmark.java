@@ -53,7 +53,10 @@ import java.util.function.Predicate;
  * code. With {@code share=} a share of invocations runs the copies with probes, at the rate over
  * the share, as the agent's {@code sampling.invocation.share} does (default 0.05; 1 runs every
  * invocation's probes, and so does a rate above a tenth of the share); the others run their own
- * code, or their depth-only copy.
+ * code, or their depth-only copy. With {@code cold=<KiB>} the workload's {@code request(int)} runs
+ * one request at a time (each its own unit with {@code inunit=}), after writing a buffer of that
+ * size to empty the caches, as a service's requests find them ({@link ColdRequests}); only the
+ * requests are timed.
  */
 public final class InProcessOverheadBenchmark {
   /** Where a workload named without a package is looked up. */
@@ -66,7 +69,7 @@ public final class InProcessOverheadBenchmark {
           + " [CpuWorkload|OrderWorkload|dev.whyslow.examples.shop.ShopWorkload] [batches] [rounds]"
           + " [warmup]"
           + " [rate=0.0001,probes=branch,return|branch|return|none,fastpath=on|off,units=on|off,"
-          + "inunit=on|off|guards|switch,only=Class1,Class2,share=0.05]";
+          + "inunit=on|off|guards|switch,only=Class1,Class2,share=0.05,cold=2048]";
 
   public static void main(String[] args) throws Throwable {
     String workload;
@@ -108,9 +111,12 @@ public final class InProcessOverheadBenchmark {
 
     // The workload's whole package is loaded (and instrumented) in each copy.
     String inScope = workload.substring(0, workload.lastIndexOf('.') + 1);
-    MethodHandle plain = round(new WorkloadLoader(null, inScope, name -> false), workload);
+    // With cold=, the handles serve one request each, and each instrumented one is a unit.
+    String entry = options.coldKib > 0 ? "request" : "round";
+    MethodHandle plain = entry(new WorkloadLoader(null, inScope, name -> false), workload, entry);
     MethodHandle instrumented =
-        round(new WorkloadLoader(instrumenter, inScope, options::instruments), workload);
+        entry(new WorkloadLoader(instrumenter, inScope, options::instruments), workload, entry);
+    ColdRequests cold = new ColdRequests(options.coldKib);
     if (options.inUnit) {
       Units.install(new IgnoringUnitListener("bench.round"));
       instrumented =
@@ -129,7 +135,12 @@ public final class InProcessOverheadBenchmark {
       if (i == warmup / 2 && options.depth.equals("switch")) {
         countNoFrames(); // as the agent with units.depth=auto does after training
       }
-      check((long) plain.invokeExact(seed), (long) instrumented.invokeExact(seed), seed);
+      if (options.coldKib > 0) {
+        long[] spent = new long[1];
+        check(cold.round(plain, seed, spent), cold.round(instrumented, seed, spent), seed);
+      } else {
+        check((long) plain.invokeExact(seed), (long) instrumented.invokeExact(seed), seed);
+      }
     }
     // Counted after the warm-up: the workload's classes load lazily, as its rounds first use them.
     System.out.printf(
@@ -155,7 +166,15 @@ public final class InProcessOverheadBenchmark {
     for (int b = 0; b < batches; b++, seed += rounds) {
       double p;
       double q;
-      if (b % 2 == 0) {
+      if (options.coldKib > 0) {
+        if (b % 2 == 0) {
+          p = cold.time(plain, seed, rounds);
+          q = cold.time(instrumented, seed, rounds);
+        } else {
+          q = cold.time(instrumented, seed, rounds);
+          p = cold.time(plain, seed, rounds);
+        }
+      } else if (b % 2 == 0) {
         p = time(plain, seed, rounds);
         q = time(instrumented, seed, rounds);
       } else {
@@ -231,7 +250,12 @@ public final class InProcessOverheadBenchmark {
   }
 
   static MethodHandle round(ClassLoader loader, String workload) throws Exception {
-    Method round = loader.loadClass(workload).getDeclaredMethod("round", int.class);
+    return entry(loader, workload, "round");
+  }
+
+  /** The workload's static {@code long name(int)}: {@code round}, or {@code request} for cold=. */
+  static MethodHandle entry(ClassLoader loader, String workload, String name) throws Exception {
+    Method round = loader.loadClass(workload).getDeclaredMethod(name, int.class);
     round.setAccessible(true);
     return MethodHandles.lookup().unreflect(round);
   }
@@ -246,7 +270,8 @@ public final class InProcessOverheadBenchmark {
       boolean inUnit,
       String depth,
       Set<String> only,
-      double share) {
+      double share,
+      int coldKib) {
     /** Whether the instrumented copy instruments this class of the workload's package. */
     boolean instruments(String className) {
       if (only.isEmpty()) {
@@ -266,6 +291,7 @@ public final class InProcessOverheadBenchmark {
       boolean inUnit = false;
       String depth = "all";
       double share = InvocationSampling.DEFAULT_SHARE;
+      int coldKib = 0;
       Set<String> only = new TreeSet<>();
       for (String pair : text.split(",(?=[a-z]+=)")) {
         if (pair.isBlank()) {
@@ -301,6 +327,12 @@ public final class InProcessOverheadBenchmark {
               throw new IllegalArgumentException("share must be in (0, 1], not " + kv[1]);
             }
           }
+          case "cold" -> {
+            coldKib = Integer.parseInt(kv[1]);
+            if (coldKib < 0 || coldKib > 1 << 20) {
+              throw new IllegalArgumentException("cold must be 0..1048576 KiB, not " + kv[1]);
+            }
+          }
           case "only" -> {
             for (String name : kv[1].split(",")) {
               if (!name.isBlank()) {
@@ -311,7 +343,8 @@ public final class InProcessOverheadBenchmark {
           default -> throw new IllegalArgumentException("unknown option " + pair);
         }
       }
-      return new Options(rate, branches, returns, fastPath, units, inUnit, depth, only, share);
+      return new Options(
+          rate, branches, returns, fastPath, units, inUnit, depth, only, share, coldKib);
     }
 
     private static boolean onOff(String pair, String value) {
@@ -326,7 +359,7 @@ public final class InProcessOverheadBenchmark {
       return String.format(
           Locale.ROOT,
           "rate %s, branches %s, returns %s, fast path %s, units %s, in a unit %s (depth %s), share"
-              + " %s%s",
+              + " %s%s%s",
           rate,
           branches,
           returns,
@@ -335,7 +368,8 @@ public final class InProcessOverheadBenchmark {
           inUnit,
           depth,
           share,
-          only.isEmpty() ? "" : ", only " + String.join(" ", only));
+          only.isEmpty() ? "" : ", only " + String.join(" ", only),
+          coldKib == 0 ? "" : ", requests one by one after writing " + coldKib + " KiB");
     }
   }
 

@@ -27,15 +27,25 @@ public final class ShopWorkload {
     SplittableRandom random = new SplittableRandom(seed);
     long checksum = 0;
     for (int i = 0; i < REQUESTS_PER_ROUND; i++) {
-      String target = MIX.pick(random).path(random, Catalog.DEFAULT_SIZE);
-      int query = target.indexOf('?');
-      Reply reply =
-          r.route(
-              "GET", target.substring(0, query), QueryParams.parse(target.substring(query + 1)));
-      checksum =
-          checksum * 31 + reply.status() * 1_000_003L + reply.workSteps() + reply.json().length();
+      checksum = checksum * 31 + serve(r, random);
     }
     return checksum;
+  }
+
+  /**
+   * Routes one request drawn from {@code seed}, for measurements that run each request on its own
+   * as a service does, with other work between requests; returns a checksum of the reply.
+   */
+  static long request(int seed) {
+    return serve(router(), new SplittableRandom(seed));
+  }
+
+  private static long serve(ShopRouter r, SplittableRandom random) {
+    String target = MIX.pick(random).path(random, Catalog.DEFAULT_SIZE);
+    int query = target.indexOf('?');
+    Reply reply =
+        r.route("GET", target.substring(0, query), QueryParams.parse(target.substring(query + 1)));
+    return reply.status() * 1_000_003L + reply.workSteps() + reply.json().length();
   }
 
   private static synchronized ShopRouter router() {
