@@ -39,7 +39,10 @@ import java.util.concurrent.TimeUnit;
  * [warmup=120s] [segment=10s] [segments=12] [agentArgs]}, segments per shop; {@code
  * -Dbench.pin=<shop CPUs>/<other CPUs>} as in {@link ServiceLatencyBenchmark} (both shops on the
  * shop CPUs); {@code -Dbench.baseline=<other agent.jar>} puts that agent, with the same arguments,
- * in the shop "without", to compare two versions. The agents report to a whyslowd in this JVM.
+ * in the shop "without", to compare two versions; {@code -Dbench.idle=<rate>} keeps the shop whose
+ * turn it is not under a trickle of that many requests per second, unmeasured (by default it gets
+ * none: on/off load makes both JVMs compile code again at every turn). The agents report to a
+ * whyslowd in this JVM.
  */
 public final class LockstepLatencyBenchmark {
   private LockstepLatencyBenchmark() {}
@@ -64,6 +67,7 @@ public final class LockstepLatencyBenchmark {
     // Another version of the agent, with the same arguments, in the arm "without".
     String baseline = System.getProperty("bench.baseline");
     Path baselineJar = baseline == null ? null : Path.of(baseline);
+    String idleRate = idleRate(System.getProperty("bench.idle"));
     if (baselineJar != null && !Files.isRegularFile(baselineJar)) {
       System.err.println("-Dbench.baseline=" + baseline + ": no such agent jar");
       System.exit(2);
@@ -90,6 +94,9 @@ public final class LockstepLatencyBenchmark {
       if (baselineJar != null) {
         System.out.println("baseline: the agent " + baselineJar + " in the arm without\n");
       }
+      if (idleRate != null) {
+        System.out.println("the shop whose turn it is not gets " + idleRate + " requests/s\n");
+      }
       List<Double> p99Ratios = new ArrayList<>();
       List<Double> p50Ratios = new ArrayList<>();
       List<Double> cpuRatios = new ArrayList<>();
@@ -109,16 +116,16 @@ public final class LockstepLatencyBenchmark {
                     pinning,
                     agentFirst ? baselineJar : agentJar,
                     fullAgentArgs);
-            Load load = Load.start(java, examplesJar)) {
+            Load load = Load.start(java, examplesJar, idleRate)) {
           Shop agent = agentFirst ? first : second;
           Shop none = agentFirst ? second : first;
           // Warmed up one after the other, so that neither's JIT competes with the other's load.
-          load.warmup(first, rate, warmup);
-          load.warmup(second, rate, warmup);
+          load.warmup(first, second, rate, warmup);
+          load.warmup(second, first, rate, warmup);
           for (int s = 0; s < segments; s++) {
             boolean agentTurnFirst = (s % 2 == 0) == agentFirst;
             for (Shop shop : agentTurnFirst ? List.of(agent, none) : List.of(none, agent)) {
-              load.measure(shop, rate, segment, s);
+              load.measure(shop, shop == agent ? none : agent, rate, segment, s);
             }
           }
           double p99 = agent.percentileMs(0.99) / none.percentileMs(0.99);
@@ -156,6 +163,25 @@ public final class LockstepLatencyBenchmark {
     } finally {
       ServiceLatencyBenchmark.deleteTree(data);
     }
+  }
+
+  /** The trickle's rate as the load generator takes it, or null for none. */
+  private static String idleRate(String property) {
+    if (property == null || property.isBlank()) {
+      return null;
+    }
+    double rate;
+    try {
+      rate = Double.parseDouble(property.trim());
+    } catch (NumberFormatException e) {
+      rate = Double.NaN;
+    }
+    if (!(rate >= 0.01 && rate <= 10_000)) {
+      System.err.println(
+          "-Dbench.idle=" + property + ": expected requests per second, 0.01 to 10000");
+      System.exit(2);
+    }
+    return String.valueOf(rate);
   }
 
   /** Each kind of thread's CPU per request in both shops, {@code kind with/without}. */
@@ -270,8 +296,10 @@ public final class LockstepLatencyBenchmark {
     private final Process process;
     private final BufferedReader output;
     private final Writer input;
+    private final String idleRate;
 
-    private Load(Process process) {
+    private Load(Process process, String idleRate) {
+      this.idleRate = idleRate;
       this.process = process;
       this.output =
           new BufferedReader(
@@ -279,7 +307,7 @@ public final class LockstepLatencyBenchmark {
       this.input = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
     }
 
-    static Load start(String java, Path examplesJar) throws IOException {
+    static Load start(String java, Path examplesJar, String idleRate) throws IOException {
       return new Load(
           new ProcessBuilder(
                   java,
@@ -288,18 +316,29 @@ public final class LockstepLatencyBenchmark {
                   examplesJar.toString(),
                   "dev.whyslow.examples.shop.LoadSegments")
               .redirectError(ProcessBuilder.Redirect.INHERIT)
-              .start());
+              .start(),
+          idleRate);
     }
 
-    void warmup(Shop shop, String rate, Duration length) throws IOException {
-      send("warmup " + shop.url() + " " + rate + " " + length.toSeconds() + " 1000");
+    void warmup(Shop shop, Shop idle, String rate, Duration length) throws IOException {
+      send(
+          "warmup " + shop.url() + " " + rate + " " + length.toSeconds() + " 1000" + trickle(idle));
       expect("warmed");
     }
 
-    void measure(Shop shop, String rate, Duration length, int seed) throws IOException {
+    void measure(Shop shop, Shop idle, String rate, Duration length, int seed) throws IOException {
       double cpuBefore = shop.cpuNow();
       Map<String, Double> threadsBefore = ThreadCpu.of(shop.process.pid());
-      send("measure " + shop.url() + " " + rate + " " + length.toSeconds() + " " + seed);
+      send(
+          "measure "
+              + shop.url()
+              + " "
+              + rate
+              + " "
+              + length.toSeconds()
+              + " "
+              + seed
+              + trickle(idle));
       String line = expect("segment ");
       shop.cpuSeconds += shop.cpuNow() - cpuBefore;
       ThreadCpu.minus(ThreadCpu.of(shop.process.pid()), threadsBefore)
@@ -313,6 +352,10 @@ public final class LockstepLatencyBenchmark {
           values.isEmpty()
               ? new long[0]
               : Arrays.stream(values.split(",")).mapToLong(Long::parseLong).toArray());
+    }
+
+    private String trickle(Shop idle) {
+      return idleRate == null ? "" : " " + idle.url() + " " + idleRate;
     }
 
     private void send(String command) throws IOException {
