@@ -100,6 +100,7 @@ public final class LockstepLatencyBenchmark {
       List<Double> p99Ratios = new ArrayList<>();
       List<Double> p50Ratios = new ArrayList<>();
       List<Double> cpuRatios = new ArrayList<>();
+      List<Double> requestThreadRatios = new ArrayList<>();
       for (int pair = 0; pair < pairs; pair++) {
         boolean agentFirst = pair % 2 == 0;
         try (Shop first =
@@ -134,6 +135,8 @@ public final class LockstepLatencyBenchmark {
           p99Ratios.add(p99);
           p50Ratios.add(p50);
           cpuRatios.add(cpu);
+          requestThreadRatios.add(
+              agent.cpuPerRequest(ThreadCpu.REQUESTS) / none.cpuPerRequest(ThreadCpu.REQUESTS));
           System.out.printf(
               Locale.ROOT,
               "pair %d  p99 %.2f ms with, %.2f ms without (%+.2f %%)  p50 %.2f / %.2f ms (%+.2f %%)"
@@ -160,6 +163,7 @@ public final class LockstepLatencyBenchmark {
       summary("p99", p99Ratios);
       summary("p50", p50Ratios);
       summary("shop CPU per request", cpuRatios);
+      summary("request threads' CPU per request", requestThreadRatios);
     } finally {
       ServiceLatencyBenchmark.deleteTree(data);
     }
@@ -275,6 +279,10 @@ public final class LockstepLatencyBenchmark {
 
     double cpuPerRequest() {
       return cpuSeconds / requests;
+    }
+
+    double cpuPerRequest(String threadKind) {
+      return cpuByThreads.getOrDefault(threadKind, 0.0) / requests;
     }
 
     @Override

@@ -14,6 +14,9 @@ import java.util.TreeMap;
  * or when a thread ends between listing and reading, what cannot be read is left out.
  */
 final class ThreadCpu {
+  /** The kind of the shop's request threads (its executor's pool). */
+  static final String REQUESTS = "requests";
+
   private static final double TICK_SECONDS = 0.01; // USER_HZ, 100 on Linux
 
   private ThreadCpu() {}
@@ -47,7 +50,7 @@ final class ThreadCpu {
 
   static String kindOf(String threadName) {
     if (threadName.startsWith("pool-")) {
-      return "requests";
+      return REQUESTS;
     }
     if (threadName.startsWith("HTTP-Dispatcher")) {
       return "dispatcher";
