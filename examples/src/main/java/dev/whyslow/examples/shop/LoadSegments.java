@@ -28,9 +28,12 @@ public final class LoadSegments {
   private LoadSegments() {}
 
   public static void main(String[] args) throws IOException, InterruptedException {
-    PrintStream out = System.out;
-    BufferedReader commands =
-        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    run(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), System.out);
+  }
+
+  /** Carries out every line of {@code commands}, answering on {@code out}. */
+  static void run(BufferedReader commands, PrintStream out)
+      throws IOException, InterruptedException {
     for (String line; (line = commands.readLine()) != null; ) {
       String[] w = line.trim().split("\\s+");
       if ((w.length != 5 && w.length != 7) || !(w[0].equals("warmup") || w[0].equals("measure"))) {
