@@ -41,8 +41,8 @@ import java.util.concurrent.TimeUnit;
  * shop CPUs); {@code -Dbench.baseline=<other agent.jar>} puts that agent, with the same arguments,
  * in the shop "without", to compare two versions; {@code -Dbench.idle=<rate>} keeps the shop whose
  * turn it is not under a trickle of that many requests per second, unmeasured (by default it gets
- * none: on/off load makes both JVMs compile code again at every turn). The agents report to a
- * whyslowd in this JVM.
+ * none; 16 pairs showed no difference the trickle makes, see bench/LATENCY.md). The agents report
+ * to a whyslowd in this JVM.
  */
 public final class LockstepLatencyBenchmark {
   private LockstepLatencyBenchmark() {}
