@@ -85,6 +85,7 @@ public final class AgentRuntime {
     this.training = new UnitTraining(config.units(), methods, units, link, guardEntries, log);
     units.attach(training);
     this.unitWorker = new UnitWorker(config.units(), units, link, this::unitTick);
+    units.onBacklog(unitWorker::wakeUp);
     link.onThresholds(units::setThresholds);
     this.startEpochMillis =
         ProcessHandle.current()

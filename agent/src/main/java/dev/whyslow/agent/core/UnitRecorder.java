@@ -52,6 +52,9 @@ final class UnitRecorder extends UnitListener {
    */
   static final int PENDING_RUNS_MAX = 4096;
 
+  /** Unit runs waiting at which the worker is woken before its next tick. */
+  static final int PENDING_RUNS_WAKE_AT = PENDING_RUNS_MAX / 4;
+
   private final UnitSettings settings;
   private final SiteRegistry sites;
   private final UnitOutput output;
@@ -68,6 +71,7 @@ final class UnitRecorder extends UnitListener {
   private volatile long intervalStartMillis = System.currentTimeMillis();
   private volatile UnitTraining training;
   private volatile Runnable onThresholds = () -> {};
+  private volatile Runnable onBacklog = () -> {};
 
   final AtomicLong unitsEnded = new AtomicLong();
   final AtomicLong unitRunsSent = new AtomicLong(); // handed to the transport
@@ -91,6 +95,11 @@ final class UnitRecorder extends UnitListener {
   void attach(UnitTraining t) {
     training = t;
     onThresholds = t::thresholdsChanged;
+  }
+
+  /** What to call, on an application thread, when the units' runs waiting reach a backlog. */
+  void onBacklog(Runnable wakeWorker) {
+    onBacklog = wakeWorker;
   }
 
   @Override
@@ -155,12 +164,16 @@ final class UnitRecorder extends UnitListener {
             type.name(),
             Probes.samplingRate(),
             counts.toSlotCountPairs());
-    if (pendingRunCount.incrementAndGet() > PENDING_RUNS_MAX) {
+    int pending = pendingRunCount.incrementAndGet();
+    if (pending > PENDING_RUNS_MAX) {
       // The worker is behind: this thread builds the run itself rather than let the queue grow.
       pendingRunCount.decrementAndGet();
       send(finished);
     } else {
       pendingRuns.add(finished);
+      if (pending == PENDING_RUNS_WAKE_AT) {
+        onBacklog.run();
+      }
     }
   }
 

@@ -5,22 +5,22 @@ import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.config.UnitSettings;
 import dev.whyslow.protocol.UnitStats;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The units' background thread: every {@code units.watchdog.interval} it checks running units
- * against their thresholds ({@link Units#watch}); at least every {@value #MAX_TICK_MILLIS} ms it
- * builds and sends the runs of the units that ended, sends the violations found and trains (or
- * audits); every {@code units.stats.interval} it sends the interval's histograms. Training runs
- * here, never on an application thread.
+ * against their thresholds ({@link Units#watch}); at least every {@value #MAX_TICK_MILLIS} ms, and
+ * sooner when {@link #wakeUp} says runs pile up, it builds and sends the runs of the units that
+ * ended, sends the violations found and trains (or audits); every {@code units.stats.interval} it
+ * sends the interval's histograms. Training runs here, never on an application thread.
  */
 final class UnitWorker implements Runnable {
   private final UnitSettings settings;
   private final UnitRecorder recorder;
   private final UnitOutput output;
   private final Runnable everyTick;
-  private final Object wakeUp = new Object();
   private volatile boolean stopping;
-  private Thread thread;
+  private volatile Thread thread;
 
   /**
    * @param everyTick also run on each watchdog tick (training and audit bookkeeping)
@@ -40,22 +40,26 @@ final class UnitWorker implements Runnable {
     }
   }
 
-  /** Longest pause between ticks: training and violations should not wait for a slow watchdog. */
-  static final long MAX_TICK_MILLIS = 250;
+  /**
+   * Longest pause between ticks: training and violations should not wait for a slow watchdog. A
+   * second, not less: every tick wakes this thread and, with what it queues, the transport's, and
+   * on a service that runs on one core each wake-up takes the core from a request
+   * (bench/LATENCY.md, "The agent's own threads"). Runs that pile up faster wake it early ({@link
+   * #wakeUp}).
+   */
+  static final long MAX_TICK_MILLIS = 1_000;
 
   @Override
   public void run() {
     Probes.markAgentThread();
     long nextStats = System.nanoTime() + settings.statsIntervalMillis() * 1_000_000L;
     long nextWatch = System.nanoTime() + settings.watchdogIntervalMillis() * 1_000_000L;
+    long tickNanos = Math.min(MAX_TICK_MILLIS, settings.watchdogIntervalMillis()) * 1_000_000L;
     while (!stopping) {
-      try {
-        synchronized (wakeUp) {
-          if (!stopping) {
-            wakeUp.wait(Math.min(MAX_TICK_MILLIS, settings.watchdogIntervalMillis()));
-          }
-        }
-      } catch (InterruptedException e) {
+      // Parks rather than waits on a monitor, so that an application thread can wake it without
+      // taking a lock; a spurious or early return only makes this tick come sooner.
+      LockSupport.parkNanos(this, tickNanos);
+      if (Thread.interrupted()) {
         return;
       }
       long now = System.nanoTime();
@@ -68,6 +72,17 @@ final class UnitWorker implements Runnable {
         nextStats = now + settings.statsIntervalMillis() * 1_000_000L;
         sendStats();
       }
+    }
+  }
+
+  /**
+   * Makes the thread tick now rather than at its next pause's end; lock-free, for the application
+   * thread whose unit found the runs piling up.
+   */
+  void wakeUp() {
+    Thread t = thread;
+    if (t != null) {
+      LockSupport.unpark(t);
     }
   }
 
@@ -106,9 +121,7 @@ final class UnitWorker implements Runnable {
   /** At exit: stops the thread and sends what is left. */
   void stopAndFlush() {
     stopping = true;
-    synchronized (wakeUp) {
-      wakeUp.notifyAll();
-    }
+    wakeUp();
     watch(System.nanoTime());
     tick();
     sendStats();

@@ -18,6 +18,9 @@ final class Outbox {
   /** Most other messages (unit statistics, violations, unit types) waiting; more are dropped. */
   static final int MESSAGE_CAPACITY = 256;
 
+  /** Messages waiting at which the transport is woken before its batch timer fires. */
+  static final int MESSAGE_WAKE_AT = MESSAGE_CAPACITY / 2;
+
   private final int capacity;
   private final ConcurrentLinkedQueue<Message> messages = new ConcurrentLinkedQueue<>();
   private final AtomicInteger messageCount = new AtomicInteger();
@@ -70,15 +73,22 @@ final class Outbox {
     return runs.isEmpty() && messages.isEmpty();
   }
 
-  /** Queues a message other than a run unless too many wait; never blocks. */
+  /**
+   * Queues a message other than a run unless too many wait; never blocks. Messages go out with the
+   * next batch, as runs do, rather than wake the transport each: a service whose units keep
+   * crossing their thresholds queued a violation batch at every tick of the units' thread, and each
+   * woke the transport for a write of its own (four a second, most of the agent threads' CPU on the
+   * example shop; bench/LATENCY.md). Only a queue half full wakes it early.
+   */
   boolean offerMessage(Message message) {
-    if (messageCount.incrementAndGet() > MESSAGE_CAPACITY) {
+    int queued = messageCount.incrementAndGet();
+    if (queued > MESSAGE_CAPACITY) {
       messageCount.decrementAndGet();
       return false;
     }
     messages.offer(message);
     Runnable signal = onBatchReady;
-    if (signal != null) {
+    if (signal != null && queued == MESSAGE_WAKE_AT) {
       signal.run();
     }
     return true;

@@ -198,6 +198,27 @@ class UnitRecorderTest {
   }
 
   @Test
+  void theWorkerIsWokenOnceWhenRunsPileUp() {
+    UnitRecorder r = recorder(true);
+    AtomicLong wakeUps = new AtomicLong();
+    r.onBacklog(wakeUps::incrementAndGet);
+    for (int i = 1; i < UnitRecorder.PENDING_RUNS_WAKE_AT; i++) {
+      Units.begin("com.acme.F.handle");
+      Units.end();
+    }
+    assertThat(wakeUps).hasValue(0);
+    for (int i = 0; i < 10; i++) {
+      Units.begin("com.acme.F.handle");
+      Units.end();
+    }
+    assertThat(wakeUps).as("once, at the backlog, not at every unit after it").hasValue(1);
+    r.flushRuns();
+    Units.begin("com.acme.F.handle");
+    Units.end();
+    assertThat(wakeUps).hasValue(1);
+  }
+
+  @Test
   void whenTheWorkerIsBehindTheUnitsThreadBuildsTheRunItself() {
     UnitRecorder r = recorder(true);
     for (int i = 0; i < UnitRecorder.PENDING_RUNS_MAX; i++) {

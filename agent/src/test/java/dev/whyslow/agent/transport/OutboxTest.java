@@ -2,6 +2,7 @@ package dev.whyslow.agent.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.whyslow.protocol.UnitTypeBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -82,6 +83,23 @@ class OutboxTest {
     outbox.offer(TestData.run(3));
 
     assertThat(signals.get()).isEqualTo(1);
+  }
+
+  @Test
+  void messagesWaitForTheBatchUntilHalfTheirQueueIsFull() {
+    Outbox outbox = new Outbox(10, 3);
+    AtomicInteger signals = new AtomicInteger();
+    outbox.onBatchReady(signals::incrementAndGet);
+
+    for (int i = 1; i < Outbox.MESSAGE_WAKE_AT; i++) {
+      assertThat(outbox.offerMessage(new UnitTypeBatch(List.of()))).isTrue();
+    }
+    assertThat(signals.get()).isZero();
+    outbox.offerMessage(new UnitTypeBatch(List.of()));
+    outbox.offerMessage(new UnitTypeBatch(List.of()));
+
+    assertThat(signals.get()).isEqualTo(1);
+    assertThat(outbox.pollMessage()).isNotNull();
   }
 
   @Test
