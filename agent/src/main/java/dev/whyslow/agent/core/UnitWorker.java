@@ -52,19 +52,23 @@ final class UnitWorker implements Runnable {
   @Override
   public void run() {
     Probes.markAgentThread();
+    long watchNanos = settings.watchdogIntervalMillis() * 1_000_000L;
     long nextStats = System.nanoTime() + settings.statsIntervalMillis() * 1_000_000L;
-    long nextWatch = System.nanoTime() + settings.watchdogIntervalMillis() * 1_000_000L;
-    long tickNanos = Math.min(MAX_TICK_MILLIS, settings.watchdogIntervalMillis()) * 1_000_000L;
+    long nextWatch = System.nanoTime() + watchNanos;
     while (!stopping) {
       // Parks rather than waits on a monitor, so that an application thread can wake it without
-      // taking a lock; a spurious or early return only makes this tick come sooner.
-      LockSupport.parkNanos(this, tickNanos);
+      // taking a lock; a spurious or early return only makes this tick come sooner. The pause
+      // ends at the watchdog's next pass at the latest, so the watchdog keeps its interval.
+      long untilWatch = nextWatch - System.nanoTime();
+      if (untilWatch > 0) {
+        LockSupport.parkNanos(this, Math.min(MAX_TICK_MILLIS * 1_000_000L, untilWatch));
+      }
       if (Thread.interrupted()) {
         return;
       }
       long now = System.nanoTime();
       if (now - nextWatch >= 0) {
-        nextWatch = now + settings.watchdogIntervalMillis() * 1_000_000L;
+        nextWatch = now + watchNanos;
         watch(now);
       }
       tick();
