@@ -35,4 +35,17 @@ class ThreadCpuTest {
     String mine = ThreadCpu.kindOf(Thread.currentThread().getName());
     assertThat(spent.getOrDefault(mine, 0.0)).isGreaterThan(0.05);
   }
+
+  @Test
+  void eachThreadIsReadByItsName() {
+    assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "needs Linux's /proc");
+    String name = Thread.currentThread().getName();
+    Thread.currentThread().setName("thread-cpu-test");
+    try {
+      assertThat(ThreadCpu.byThread(ProcessHandle.current().pid()))
+          .hasEntrySatisfying("thread-cpu-test", s -> assertThat(s).isPositive());
+    } finally {
+      Thread.currentThread().setName(name);
+    }
+  }
 }
