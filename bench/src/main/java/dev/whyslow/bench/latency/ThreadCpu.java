@@ -34,8 +34,8 @@ public final class ThreadCpu {
       if (args.length < 1 || args.length > 2) {
         throw new IllegalArgumentException("expected <pid> [seconds]");
       }
-      pid = Long.parseLong(args[0]);
-      seconds = args.length > 1 ? Long.parseLong(args[1]) : 60;
+      pid = number("pid", args[0]);
+      seconds = args.length > 1 ? number("seconds", args[1]) : 60;
       if (seconds < 1 || seconds > 86_400) {
         throw new IllegalArgumentException("seconds must be 1 to 86400, was " + seconds);
       }
@@ -51,8 +51,7 @@ public final class ThreadCpu {
     Map<String, Double> before = byThread(pid);
     Thread.sleep(seconds * 1_000);
     Map<String, Double> spent = minus(byThread(pid), before);
-    Map<String, Double> kinds = new TreeMap<>();
-    spent.forEach((name, s) -> kinds.merge(kindOf(name), s, Double::sum));
+    Map<String, Double> kinds = byKind(spent);
     double all = spent.values().stream().mapToDouble(Double::doubleValue).sum();
     kinds.forEach((kind, s) -> print(kind, s, seconds));
     spent.forEach(
@@ -70,9 +69,22 @@ public final class ThreadCpu {
 
   /** CPU seconds so far per kind of thread of {@code pid}; empty where /proc is not there. */
   static Map<String, Double> of(long pid) {
-    Map<String, Double> byKind = new TreeMap<>();
-    byThread(pid).forEach((name, s) -> byKind.merge(kindOf(name), s, Double::sum));
-    return byKind;
+    return byKind(byThread(pid));
+  }
+
+  /** Seconds per thread name summed by kind of thread. */
+  private static Map<String, Double> byKind(Map<String, Double> byThread) {
+    Map<String, Double> kinds = new TreeMap<>();
+    byThread.forEach((name, s) -> kinds.merge(kindOf(name), s, Double::sum));
+    return kinds;
+  }
+
+  private static long number(String what, String text) {
+    try {
+      return Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(what + " must be a whole number, was '" + text + "'");
+    }
   }
 
   /** CPU seconds so far per thread name of {@code pid} (threads of one name summed). */
