@@ -55,14 +55,26 @@ final class SegmentLoad implements AutoCloseable {
 
   /** Warms {@code shop} up under the load, and waits for it. */
   void warmup(ShopProcess shop, ShopProcess idle, String rate, Duration length) throws IOException {
-    startWarmup(shop, idle, rate, length);
+    startWarmup(shop, idle, rate, length, 1000);
     awaitWarmup();
   }
 
-  /** Starts a warm-up of {@code shop}; {@code idle} (or null) gets the trickle, if any. */
-  void startWarmup(ShopProcess shop, ShopProcess idle, String rate, Duration length)
+  /**
+   * Starts a warm-up of {@code shop} with the requests drawn from {@code seed}; {@code idle} (or
+   * null) gets the trickle, if any.
+   */
+  void startWarmup(ShopProcess shop, ShopProcess idle, String rate, Duration length, int seed)
       throws IOException {
-    send("warmup " + shop.url() + " " + rate + " " + length.toSeconds() + " 1000" + trickle(idle));
+    send(
+        "warmup "
+            + shop.url()
+            + " "
+            + rate
+            + " "
+            + length.toSeconds()
+            + " "
+            + seed
+            + trickle(idle));
   }
 
   void awaitWarmup() throws IOException {
