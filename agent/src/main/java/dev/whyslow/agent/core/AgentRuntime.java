@@ -126,7 +126,7 @@ public final class AgentRuntime {
 
   /** Units timed since the agent started. */
   public long unitsEnded() {
-    return units.unitsEnded.get();
+    return units.unitsEnded.sum();
   }
 
   /** Violations found since the agent started (guard, unit end and watchdog). */
@@ -311,7 +311,7 @@ public final class AgentRuntime {
               + ", dropped "
               + t.runsDropped()
               + ", units "
-              + units.unitsEnded.get()
+              + units.unitsEnded.sum()
               + " (runs queued "
               + units.unitRunsSent.get()
               + ", violations "

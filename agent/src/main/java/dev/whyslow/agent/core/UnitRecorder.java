@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What happens when units end: each unit's duration goes into its type's histogram for the
@@ -73,7 +74,11 @@ final class UnitRecorder extends UnitListener {
   private volatile Runnable onThresholds = () -> {};
   private volatile Runnable onBacklog = () -> {};
 
-  final AtomicLong unitsEnded = new AtomicLong();
+  /**
+   * Added to at every unit's end, by the application's threads: a sum of cells, not one counter.
+   */
+  final LongAdder unitsEnded = new LongAdder();
+
   final AtomicLong unitRunsSent = new AtomicLong(); // handed to the transport
   final AtomicLong violationsFound = new AtomicLong();
   final AtomicLong violationsDropped = new AtomicLong();
@@ -140,7 +145,7 @@ final class UnitRecorder extends UnitListener {
   @Override
   public void unitEnded(
       UnitState unit, UnitType type, long elapsedNanos, boolean violation, long runSequence) {
-    unitsEnded.incrementAndGet();
+    unitsEnded.increment();
     ((UnitHistogramRecorder) type.data()).record(elapsedNanos, violation);
     UnitTraining t = training;
     if (t != null && unit.isTracing()) {
