@@ -33,7 +33,8 @@ class AlertRulesIT {
   @Test
   void rulesAreValid() throws Exception {
     assertThat(run(List.of(promtool, "check", "rules", "whyslow-alerts.yml")))
-        .contains("SUCCESS: 5 rules found");
+        .contains("SUCCESS")
+        .doesNotContain("FAILED");
   }
 
   @Test
