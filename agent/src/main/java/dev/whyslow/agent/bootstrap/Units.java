@@ -32,6 +32,13 @@ public final class Units {
    */
   private static volatile UnitModel guardsWithoutDepth;
 
+  /**
+   * Whether the classes in scope lie dormant between sampling windows ({@code Dormancy}): then no
+   * frame but the guards' counts depth, so event loops' units, which otherwise count every frame,
+   * infer by site as well. Set only once {@link #countDepthOnlyWhereNeeded} holds.
+   */
+  private static volatile boolean codeDormant;
+
   /** Units traced for training: a unit is traced when a 31-bit draw is below this; 0 = none. */
   private static volatile int traceBelow;
 
@@ -75,6 +82,19 @@ public final class Units {
       throw new IllegalArgumentException("this model's guards tell unit types apart by depth");
     }
     guardsWithoutDepth = m;
+    if (m == null) {
+      codeDormant = false;
+    }
+  }
+
+  /**
+   * Tells units started from now on that the classes in scope lie dormant ({@code true}) or are
+   * instrumented in full again. Meant for when units infer by site ({@link
+   * #countDepthOnlyWhereNeeded}) or are off: units that count every frame would find the guards at
+   * depths no training saw.
+   */
+  public static void setCodeDormant(boolean dormant) {
+    codeDormant = dormant;
   }
 
   /** The model the guards use, or {@code null}. */
@@ -257,6 +277,30 @@ public final class Units {
   }
 
   /**
+   * At the entry of a guard method while its class lies dormant ({@code Dormancy}): the method runs
+   * its code as written, with this one call in front, so the guard still types the unit, by site
+   * (no frame counts depth then). Never throws.
+   */
+  public static void dormantGuard(int methodId) {
+    try {
+      ThreadState s = ThreadStates.current();
+      UnitState u = s.unit;
+      if (u == null || s.busy) {
+        return;
+      }
+      UnitModel m = u.model;
+      if (m != null) {
+        int guard = m.table.guardIdOf(methodId);
+        if (guard >= 0) {
+          guard(s, u, m, guard, s.depth + 1 - u.baseDepth);
+        }
+      }
+    } catch (Throwable t) {
+      AgentErrors.report("a dormant guard", t);
+    }
+  }
+
+  /**
    * A guard: the context (guard, relative depth) adds hits to its candidate types, the unit's type
    * becomes the best so far, and a unit already over that type's threshold is a violation.
    */
@@ -341,7 +385,10 @@ public final class Units {
     u.startNanos = System.nanoTime();
     u.publish(++u.unitSeq);
     u.everyFrame =
-        u.tracing || kind == UnitState.LOOP || u.model == null || u.model != guardsWithoutDepth;
+        u.tracing
+            || (kind == UnitState.LOOP && !codeDormant)
+            || u.model == null
+            || u.model != guardsWithoutDepth;
     s.startUnit(u, u.watchedEntries(), u.everyFrame);
   }
 

@@ -32,6 +32,8 @@ import java.util.OptionalLong;
  * @param log stderr verbosity
  * @param dump file the final process run and site table are written to at exit, or {@code ""}
  * @param units units of work, their types, thresholds and violations
+ * @param windows when the probes are in once the service has settled ({@link
+ *     SamplingWindowSettings})
  */
 public record AgentConfig(
     boolean enabled,
@@ -56,7 +58,8 @@ public record AgentConfig(
     long shutdownFlushTimeoutMillis,
     LogLevel log,
     String dump,
-    UnitSettings units) {
+    UnitSettings units,
+    SamplingWindowSettings windows) {
 
   public AgentConfig {
     include = List.copyOf(include);
@@ -101,6 +104,8 @@ public record AgentConfig(
         + probes
         + ", label="
         + label.spelling()
+        + ", sampling.windows="
+        + windows
         + ", units="
         + (units.enabled() ? "on" : "off")
         + "]";

@@ -41,6 +41,9 @@ public final class AgentConfigLoader {
         "sampling.invocation.share.steady",
         Double.toString(InvocationSampling.DEFAULT_STEADY_SHARE));
     DEFAULTS.put("sampling.invocation.settle", "5s");
+    DEFAULTS.put("sampling.windows", "off");
+    DEFAULTS.put("sampling.window", "30s");
+    DEFAULTS.put("sampling.window.every", "5m");
     DEFAULTS.put("sampling.seed", "");
     DEFAULTS.put("include", "");
     DEFAULTS.put("exclude", "");
@@ -163,8 +166,27 @@ public final class AgentConfigLoader {
                 p.durationMillis("units.watchdog.interval"),
                 p.declaredMethods("units.declare"),
                 p.share("units.audit.share"),
-                p.choice("units.depth", "auto", "all").equals("all")));
+                p.choice("units.depth", "auto", "all").equals("all")),
+            windows(p));
     return new Result(config, problems);
+  }
+
+  /** The sampling windows; a window not shorter than its period is reported, and both defaulted. */
+  private SamplingWindowSettings windows(ValueParser p) {
+    boolean on = p.onOff("sampling.windows");
+    long window = p.durationMillis("sampling.window");
+    long every = p.durationMillis("sampling.window.every");
+    if (window >= every) {
+      problems.add(
+          "sampling.window ("
+              + window
+              + " ms) is not shorter than sampling.window.every ("
+              + every
+              + " ms); the defaults were used (30s every 5m)");
+      window = SamplingWindowSettings.DEFAULT_WINDOW_MILLIS;
+      every = SamplingWindowSettings.DEFAULT_EVERY_MILLIS;
+    }
+    return new SamplingWindowSettings(on, window, every);
   }
 
   /**

@@ -16,7 +16,7 @@ import java.util.List;
  * @param auditShare share of units traced after training to measure the inference, in [0, 1]
  * @param depthInEveryFrame {@code units.depth=all}, the default: every method of a unit counts its
  *     frame, even once the trained guards tell types apart by site alone ({@code auto} then counts
- *     only the guards' frames)
+ *     only the guards' frames, as sampling windows do whatever this says)
  */
 public record UnitSettings(
     boolean enabled,

@@ -6,6 +6,7 @@ import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.config.AgentConfig;
 import dev.whyslow.agent.instrument.ClassInstrumenter;
+import dev.whyslow.agent.instrument.Dormancy;
 import dev.whyslow.agent.instrument.GuardMethods;
 import dev.whyslow.agent.instrument.InstrumentationCounters;
 import dev.whyslow.agent.instrument.ProbeTransformer;
@@ -17,6 +18,8 @@ import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -40,6 +43,9 @@ public final class AgentRuntime {
   private final ProbeTransformer transformer;
   private final TransportLink link;
   private final SamplingPlan sampling;
+  private final Instrumentation instrumentation;
+  private final GuardEntries guardEntries;
+  private final SamplingWindows windows;
   private final AtomicLong runSequence = new AtomicLong();
   private final AtomicLong runsRecorded = new AtomicLong();
   private final long startEpochMillis;
@@ -58,7 +64,9 @@ public final class AgentRuntime {
             config.samplingRate(),
             JitSettling.ofThisJvm(config.invocations().settleMillis()));
     sampling.setRate(config.samplingRate());
+    this.instrumentation = instrumentation;
     GuardMethods guards = new GuardMethods();
+    Dormancy dormancy = new Dormancy();
     ClassInstrumenter instrumenter =
         new ClassInstrumenter(
             registry,
@@ -68,15 +76,17 @@ public final class AgentRuntime {
             config.units().enabled(),
             config.units().declared(),
             sampling.copies(),
-            guards);
+            guards,
+            dormancy);
     this.transformer =
         new ProbeTransformer(scope, instrumenter, counters, instrumentation, this::reportFailure);
     this.link = new TransportLink(config, log, this::stats, sampling);
     link.beforeEachRun(this::announceSitesOfNewClasses);
     this.units = new UnitRecorder(config.units(), registry, link, runSequence, log);
-    GuardEntries guardEntries =
+    this.guardEntries =
         new GuardEntries(
-            config.units().depthInEveryFrame(),
+            // Dormant classes count no depth: windows need the guards to infer by site.
+            config.units().depthInEveryFrame() && !config.windows().enabled(),
             sampling.copies(),
             methods,
             guards,
@@ -87,6 +97,16 @@ public final class AgentRuntime {
     this.unitWorker = new UnitWorker(config.units(), units, link, this::unitTick);
     units.onBacklog(unitWorker::wakeUp);
     link.onThresholds(units::setThresholds);
+    this.windows =
+        new SamplingWindows(
+            config.windows(),
+            dormancy,
+            sampling,
+            this::retransformInstrumented,
+            this::windowsBlockedBecause,
+            JitSettling.ofThisJvm(config.invocations().settleMillis())::settled,
+            System::nanoTime,
+            log);
     this.startEpochMillis =
         ProcessHandle.current()
             .info()
@@ -225,6 +245,7 @@ public final class AgentRuntime {
       while (!stopping) {
         announceNewSites();
         lowerShareOnceSettled();
+        windows.poll();
         synchronized (wakeUp) {
           if (!stopping) {
             wakeUp.wait(ANNOUNCE_INTERVAL_MILLIS);
@@ -246,6 +267,47 @@ public final class AgentRuntime {
               + share
               + " (sampling.invocation.share.steady)");
     }
+  }
+
+  /**
+   * Whether sampling windows may start: {@code null} while it is too early to say, {@code ""} when
+   * they may, else why they never will ({@link SamplingWindows}).
+   */
+  private String windowsBlockedBecause() {
+    if (instrumentation == null || !instrumentation.isRetransformClassesSupported()) {
+      return "this JVM cannot retransform classes";
+    }
+    if (!sampling.copies()) {
+      return "at sampling.rate="
+          + config.samplingRate()
+          + " every invocation runs its probes (windows are for rates where invocations are"
+          + " sampled)";
+    }
+    if (!config.units().enabled()) {
+      return "";
+    }
+    if (config.units().auditShare() > 0) {
+      return "units.audit.share traces units, which needs every frame";
+    }
+    if (!guardEntries.bySite()) {
+      String why = guardEntries.everyFrameBecause();
+      return why.isEmpty() ? null : why;
+    }
+    return "";
+  }
+
+  /** Retransforms every loaded class the agent instrumented, in one call; returns how many. */
+  private int retransformInstrumented() throws Exception {
+    List<Class<?>> classes = new ArrayList<>();
+    for (Class<?> c : instrumentation.getAllLoadedClasses()) {
+      if (transformer.instrumented(c) && instrumentation.isModifiableClass(c)) {
+        classes.add(c);
+      }
+    }
+    if (!classes.isEmpty()) {
+      instrumentation.retransformClasses(classes.toArray(new Class<?>[0]));
+    }
+    return classes.size();
   }
 
   private void announceNewSites() {
@@ -321,6 +383,8 @@ public final class AgentRuntime {
               + " places wrapped, audit "
               + training.auditSummary()
               + ")"
+              + ", sampling windows "
+              + windows.windowsOpened()
               + ", agent errors "
               + AgentErrors.count());
     } catch (Throwable t) {

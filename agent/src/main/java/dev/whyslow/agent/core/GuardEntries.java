@@ -35,6 +35,11 @@ final class GuardEntries {
   private final Instrumentation instrumentation;
   private final AgentLog log;
 
+  /** Why the guards still count depth in every frame, once decided; {@code ""} while not. */
+  private volatile String everyFrameBecause = "";
+
+  private volatile boolean bySite;
+
   /**
    * @param copies whether instrumented methods have copies (sampled invocations): without them
    *     every depth-counted method counts in its own code, and there is nothing to save
@@ -62,9 +67,14 @@ final class GuardEntries {
   void afterTraining(UnitModel m, List<UnitCallTrace> traces) {
     ContextTable table = m.table();
     if (depthInEveryFrame || !copies || instrumentation == null) {
+      everyFrameBecause =
+          depthInEveryFrame
+              ? "units.depth=all counts depth in every frame"
+              : "classes have no copies at this sampling rate";
       return;
     }
     if (!table.depthTellsNothing()) {
+      everyFrameBecause = "the guards tell some unit types apart by depth";
       log.info("the guards tell some unit types apart by depth: every frame of a unit counts it");
       return;
     }
@@ -73,6 +83,7 @@ final class GuardEntries {
     for (int g = 0; g < ids.length; g++) {
       ids[g] = table.methodIdOf(g);
       if (ids[g] < 0) {
+        everyFrameBecause = "the guards are not the trainer's";
         return; // not a table the trainer built; keep counting every frame
       }
       addOwner(ids[g], classNames);
@@ -95,6 +106,7 @@ final class GuardEntries {
         instrumentation.retransformClasses(loaded.toArray(new Class<?>[0]));
       }
     } catch (Throwable t) {
+      everyFrameBecause = "the guards' classes could not be retransformed";
       guards.set(new int[0]);
       AgentErrors.report("giving the guards their entries", t);
       log.warn(
@@ -106,6 +118,7 @@ final class GuardEntries {
       return;
     }
     Units.countDepthOnlyWhereNeeded(m);
+    bySite = true;
     log.info(
         "each guard names the same unit types at every depth: units count depth only in the "
             + ids.length
@@ -114,6 +127,19 @@ final class GuardEntries {
             + " classes of the guards and of the traced methods retransformed in "
             + (System.nanoTime() - start) / 1_000_000
             + " ms)");
+  }
+
+  /** Whether units count depth only in the guards' frames: the guards infer by site. */
+  boolean bySite() {
+    return bySite;
+  }
+
+  /**
+   * Why every frame of a unit goes on counting its depth, once training decided it; {@code ""}
+   * before, or when only the guards count it.
+   */
+  String everyFrameBecause() {
+    return everyFrameBecause;
   }
 
   private void addOwner(int methodId, Set<String> classNames) {

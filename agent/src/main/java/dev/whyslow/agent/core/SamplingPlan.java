@@ -16,6 +16,7 @@ final class SamplingPlan {
   private final InvocationSampling settings;
   private final JitSettling jit;
   private double rate = Double.NaN;
+  private double raise = 1;
   private boolean steady;
 
   SamplingPlan(InvocationSampling settings, double startRate, JitSettling jit) {
@@ -35,8 +36,35 @@ final class SamplingPlan {
    * @throws IllegalArgumentException when it is not a rate in [1e-6, 1]
    */
   synchronized void setRate(double rate) {
-    Probes.setSamplingRate(rate, steady ? settings.steadyShareAt(rate) : settings.shareAt(rate));
+    double inForce = raised(rate, raise);
+    Probes.setSamplingRate(
+        inForce, steady ? settings.steadyShareAt(inForce) : settings.shareAt(inForce));
     this.rate = rate;
+  }
+
+  /**
+   * Raises the rate in force by {@code factor} (at least 1), inside a sampling window; 1 puts it
+   * back. The raise stops where the rate would leave the steady share of sampled invocations, so a
+   * window never makes every invocation run its probes. A rate set meanwhile is raised as well.
+   */
+  synchronized void raiseBy(double factor) {
+    raise = Math.max(1, factor);
+    if (!Double.isNaN(rate)) {
+      setRate(rate);
+    }
+  }
+
+  /** The rate the configuration or the daemon set, before any raise. */
+  synchronized double rate() {
+    return rate;
+  }
+
+  private double raised(double base, double factor) {
+    double cap = settings.steadyShare() * InvocationSampling.MAX_RATE_SHARE;
+    if (factor <= 1 || !settings.enabled() || base >= cap) {
+      return base;
+    }
+    return Math.min(base * factor, cap);
   }
 
   /**
@@ -50,11 +78,12 @@ final class SamplingPlan {
       return 0;
     }
     steady = true;
-    double share = settings.steadyShareAt(rate);
+    double inForce = raised(rate, raise);
+    double share = settings.steadyShareAt(inForce);
     if (share == Probes.invocationShare()) {
       return 0; // the rate in force leaves no room below the warm-up share
     }
-    Probes.setSamplingRate(rate, share);
+    Probes.setSamplingRate(inForce, share);
     return share;
   }
 

@@ -6,8 +6,10 @@ import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
 import dev.whyslow.protocol.Site;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
@@ -33,6 +35,7 @@ public final class ClassInstrumenter {
   private final UnitWrapper units;
   private final boolean copies;
   private final GuardMethods guards;
+  private final Dormancy dormancy;
 
   /** Probes only: no unit wrappers and no depth count, as with {@code units=off}. */
   public ClassInstrumenter(
@@ -81,8 +84,27 @@ public final class ClassInstrumenter {
       List<String> declared,
       boolean copies,
       GuardMethods guards) {
+    this(registry, probes, counters, methods, units, declared, copies, guards, new Dormancy());
+  }
+
+  /**
+   * As above; while {@code dormancy} says so, classes get their dormant form ({@link Dormancy}):
+   * the same members, with the code as written in every method, unit wrappers and a call at each
+   * guard's entry aside.
+   */
+  public ClassInstrumenter(
+      SiteRegistry registry,
+      ProbeSet probes,
+      InstrumentationCounters counters,
+      MethodRegistry methods,
+      boolean units,
+      List<String> declared,
+      boolean copies,
+      GuardMethods guards,
+      Dormancy dormancy) {
     this.copies = copies;
     this.guards = guards;
+    this.dormancy = dormancy;
     this.registry = registry;
     this.probes = probes;
     this.counters = counters;
@@ -157,6 +179,10 @@ public final class ClassInstrumenter {
       return null;
     }
     String className = node.name.replace('/', '.');
+    // Read once, so that the whole class gets one form even if the flag moves meanwhile.
+    Map<String, MethodNode> dormantForm =
+        dormancy.isDormant() ? Dormancy.dormantMethods(classFile, units) : null;
+    Map<String, Integer> dormantGuards = new HashMap<>();
     int wrapped = units.wrap(node, true);
     LambdaSites lambdaSites = mayAddMethods ? LambdaSites.forClass(node) : null;
     List<MethodNode> methods = new ArrayList<>();
@@ -259,8 +285,14 @@ public final class ClassInstrumenter {
       MethodNode own = owners.get(m);
       if (own != null) {
         boolean guard = methodId != MethodRewriter.NO_DEPTH && guards.contains(methodId);
+        if (guard) {
+          dormantGuards.put(own.name + own.desc, methodId);
+        }
         addCopies(node, own, method, depthCopies.get(m), methodId, guard);
       }
+    }
+    if (dormantForm != null) {
+      counters.methodsDormant.addAndGet(Dormancy.restore(node, dormantForm, dormantGuards));
     }
     // No COMPUTE_* flags: max stack and locals are adjusted by hand and the expanded frames are
     // written back compressed, so ASM never needs to load classes to merge types.

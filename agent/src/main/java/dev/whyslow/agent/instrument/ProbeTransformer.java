@@ -27,13 +27,13 @@ public final class ProbeTransformer implements ClassFileTransformer {
   private final ThreadLocal<Boolean> transforming = new ThreadLocal<>();
 
   /**
-   * The classes in scope this transformer instrumented as they loaded, by loader (weakly: a loader
-   * that goes away takes its names with it), so that a later retransformation of one of them, ours
-   * or another agent's, gives it the same methods again: the JVM refuses one that adds or removes
-   * any, and a class instrumented at load may have gained copies. The bootstrap loader's are under
-   * {@link #BOOTSTRAP}.
+   * The classes in scope this transformer instrumented, by loader (weakly: a loader that goes away
+   * takes its names with it), each with whether it was as it loaded. A later retransformation of
+   * one instrumented at load, ours or another agent's, must give it the same methods again: the JVM
+   * refuses one that adds or removes any, and a class instrumented at load may have gained copies.
+   * The bootstrap loader's are under {@link #BOOTSTRAP}.
    */
-  private final Map<Object, Set<String>> instrumentedAtLoad =
+  private final Map<Object, Map<String, Boolean>> instrumented =
       Collections.synchronizedMap(new WeakHashMap<>());
 
   private static final Object BOOTSTRAP = new Object();
@@ -87,10 +87,19 @@ public final class ProbeTransformer implements ClassFileTransformer {
       } else if (classBeingRedefined == null) {
         out = instrumenter.instrument(classfileBuffer, true);
         if (out != null) {
-          namesInstrumentedAtLoad(loader).add(className);
+          namesInstrumented(loader).put(className, Boolean.TRUE);
         }
       } else {
-        out = instrumenter.instrument(classfileBuffer, wasInstrumentedAtLoad(loader, className));
+        Map<String, Boolean> names = namesInstrumented(loader);
+        Boolean atLoad = names.get(className);
+        out = instrumenter.instrument(classfileBuffer, Boolean.TRUE.equals(atLoad));
+        if (out != null && atLoad != null) {
+          // Counted when it was first instrumented: a class is one class however often it is.
+          counters.classesInstrumented.decrementAndGet();
+          counters.classesReinstrumented.incrementAndGet();
+        } else if (out != null) {
+          names.put(className, Boolean.FALSE);
+        }
       }
       if (out != null) {
         ensureReadsProbes(module);
@@ -111,22 +120,27 @@ public final class ProbeTransformer implements ClassFileTransformer {
     }
   }
 
-  private Set<String> namesInstrumentedAtLoad(ClassLoader loader) {
+  private Map<String, Boolean> namesInstrumented(ClassLoader loader) {
     Object key = loader == null ? BOOTSTRAP : loader;
     // No lambda: a class spun for one while transforming would load inside the transformer.
-    synchronized (instrumentedAtLoad) {
-      Set<String> names = instrumentedAtLoad.get(key);
+    synchronized (instrumented) {
+      Map<String, Boolean> names = instrumented.get(key);
       if (names == null) {
-        names = ConcurrentHashMap.newKeySet();
-        instrumentedAtLoad.put(key, names);
+        names = new ConcurrentHashMap<>();
+        instrumented.put(key, names);
       }
       return names;
     }
   }
 
-  private boolean wasInstrumentedAtLoad(ClassLoader loader, String className) {
-    Set<String> names = instrumentedAtLoad.get(loader == null ? BOOTSTRAP : loader);
-    return names != null && names.contains(className);
+  /**
+   * Whether this transformer instrumented {@code c} (in scope, with probes or depth counts), as it
+   * loaded or when it was retransformed: the classes a change of form must retransform.
+   */
+  public boolean instrumented(Class<?> c) {
+    Map<String, Boolean> names =
+        instrumented.get(c.getClassLoader() == null ? BOOTSTRAP : c.getClassLoader());
+    return names != null && names.containsKey(c.getName().replace('.', '/'));
   }
 
   /**

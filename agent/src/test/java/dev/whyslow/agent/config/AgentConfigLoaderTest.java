@@ -282,4 +282,34 @@ class AgentConfigLoaderTest {
   private static String daemon(String args) {
     return AgentConfigLoader.load(args, Map.of(), Map.of()).config().daemonAddress();
   }
+
+  @Test
+  void samplingWindowsAreOffByDefaultAndAWindowMustBeShorterThanItsPeriod() {
+    assertThat(AgentConfigLoader.load("service=s,include=a", Map.of(), Map.of()).config().windows())
+        .isEqualTo(new SamplingWindowSettings(false, 30_000, 300_000));
+    AgentConfigLoader.Result set =
+        AgentConfigLoader.load(
+            "service=s,include=a,sampling.windows=on,sampling.window=10s,sampling.window.every=1m",
+            Map.of(),
+            Map.of());
+    assertThat(set.problems()).isEmpty();
+    assertThat(set.config().windows()).isEqualTo(new SamplingWindowSettings(true, 10_000, 60_000));
+    assertThat(set.config().windows().raise()).isEqualTo(6.0);
+    assertThat(
+            AgentConfigLoader.load("service=s,include=a,sampling.windows=off", Map.of(), Map.of())
+                .config()
+                .windows()
+                .enabled())
+        .isFalse();
+    AgentConfigLoader.Result bad =
+        AgentConfigLoader.load(
+            "service=s,include=a,sampling.window=10m,sampling.window.every=5m,sampling.windows=yes",
+            Map.of(),
+            Map.of());
+    assertThat(bad.config().windows()).isEqualTo(SamplingWindowSettings.defaults());
+    assertThat(bad.problems())
+        .anySatisfy(p -> assertThat(p).startsWith("sampling.windows=yes"))
+        .anySatisfy(
+            p -> assertThat(p).contains("is not shorter than sampling.window.every (300000 ms)"));
+  }
 }

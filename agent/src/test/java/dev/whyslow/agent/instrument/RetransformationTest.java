@@ -28,6 +28,7 @@ class RetransformationTest {
   private InstrumentationCounters counters;
   private ProbeTransformer transformer;
   private final List<String> failures = new CopyOnWriteArrayList<>();
+  private final Dormancy dormancy = new Dormancy();
 
   @BeforeEach
   void installTransformer() {
@@ -41,7 +42,9 @@ class RetransformationTest {
             new MethodRegistry(),
             true,
             List.of(),
-            true);
+            true,
+            new GuardMethods(),
+            dormancy);
     transformer =
         new ProbeTransformer(
             new Scope(List.of(FIXTURE + "Branchy"), List.of()),
@@ -67,10 +70,32 @@ class RetransformationTest {
     instrumentation.retransformClasses(branchy);
 
     assertThat(failures).isEmpty();
-    assertThat(counters.classesInstrumented()).isEqualTo(2);
+    assertThat(counters.classesInstrumented()).isEqualTo(1);
+    assertThat(counters.classesReinstrumented()).isEqualTo(1);
     assertThat(methodNames(branchy)).isEqualTo(before);
     // Not Branchy.sign itself: this class's own Branchy would load through the transformer.
     Method sign = branchy.getMethod("sign", int.class);
+    assertThat(List.of(sign.invoke(null, 5), sign.invoke(null, -3), sign.invoke(null, 0)))
+        .containsExactly(1, -1, 0);
+  }
+
+  @Test
+  void aClassWithCopiesLiesDormantAndTakesItsProbesBack() throws Exception {
+    Class<?> branchy = new IsolatedLoader(FIXTURE).loadClass(FIXTURE + "Branchy");
+    List<String> before = methodNames(branchy);
+    Method sign = branchy.getMethod("sign", int.class);
+
+    dormancy.set(true);
+    instrumentation.retransformClasses(branchy);
+    assertThat(sign.invoke(null, -3)).isEqualTo(-1);
+    dormancy.set(false);
+    instrumentation.retransformClasses(branchy);
+
+    assertThat(failures).isEmpty();
+    assertThat(counters.methodsDormant()).isPositive();
+    assertThat(counters.classesInstrumented()).isEqualTo(1);
+    assertThat(counters.classesReinstrumented()).isEqualTo(2);
+    assertThat(methodNames(branchy)).isEqualTo(before);
     assertThat(List.of(sign.invoke(null, 5), sign.invoke(null, -3), sign.invoke(null, 0)))
         .containsExactly(1, -1, 0);
   }

@@ -1,6 +1,7 @@
 package dev.whyslow.daemon.diagnosis;
 
 import dev.whyslow.protocol.Label;
+import dev.whyslow.protocol.Run;
 import dev.whyslow.protocol.Site;
 import dev.whyslow.protocol.SiteCounts;
 import dev.whyslow.storage.StoredRun;
@@ -135,7 +136,11 @@ public final class PredicateTable {
         builder.ignoreRun();
         continue;
       }
-      builder.samplingRate(stored.run().samplingRate());
+      if (observedAnySite(stored.run())) {
+        // A run that observed nothing (a unit that ran while the classes lay dormant, say) says
+        // nothing at any rate: its rate does not make the runs' rates differ.
+        builder.samplingRate(stored.run().samplingRate());
+      }
       builder.beginRun(stored.runId(), label == Label.FAILURE);
       for (SiteCounts counts : stored.run().sites()) {
         if (counts.observed() == 0) {
@@ -199,7 +204,16 @@ public final class PredicateTable {
     return skippedEntries;
   }
 
-  /** The distinct sampling rates of the runs, ascending. */
+  private static boolean observedAnySite(Run run) {
+    for (SiteCounts counts : run.sites()) {
+      if (counts.observed() > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The distinct sampling rates of the runs that observed any site, ascending. */
   public List<Double> samplingRates() {
     List<Double> out = new ArrayList<>(samplingRates.length);
     for (double rate : samplingRates) {

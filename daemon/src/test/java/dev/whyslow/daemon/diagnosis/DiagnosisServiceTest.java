@@ -139,6 +139,20 @@ class DiagnosisServiceTest {
   }
 
   @Test
+  void aRunThatObservedNothingAddsNoRate() {
+    PlantedBug data = new PlantedBug(20, 20, 4);
+    List<StoredRun> runs = new ArrayList<>(data.runs);
+    // A violation in a unit that ran while the classes lay dormant: labelled, but with no samples.
+    runs.add(TestRuns.run(501, Label.FAILURE, 1e-3, List.of()));
+
+    DiagnosisReport report =
+        service.diagnose(DiagnosisRequest.of("checkout", 0, 10_000), runs, data.sites());
+
+    assertThat(report.samplingRates()).containsExactly(1e-4);
+    assertThat(report.notes()).noneMatch(n -> n.contains("different rates"));
+  }
+
+  @Test
   void describesSitesWithoutMetadataByKey() {
     PlantedBug data = new PlantedBug(30, 30, 4);
     Map<Long, Site> withoutBugSite = new HashMap<>(data.sites());

@@ -1,0 +1,160 @@
+package dev.whyslow.agent.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.whyslow.agent.bootstrap.Probes;
+import dev.whyslow.agent.config.InvocationSampling;
+import dev.whyslow.agent.config.LogLevel;
+import dev.whyslow.agent.config.SamplingWindowSettings;
+import dev.whyslow.agent.instrument.Dormancy;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The windows' states on a clock the test moves, with a retransformer that records each form. */
+class SamplingWindowsTest {
+  private static final long S = 1_000_000_000L;
+
+  private final AtomicLong now = new AtomicLong(1_000 * S);
+  private final Dormancy dormancy = new Dormancy();
+  private final List<Boolean> forms = new ArrayList<>(); // dormant or not, at each retransformation
+  private final AtomicReference<String> blocked = new AtomicReference<>(null);
+  private final AtomicBoolean settled = new AtomicBoolean(true);
+  private final AtomicBoolean refuse = new AtomicBoolean(false);
+  private final ByteArrayOutputStream logged = new ByteArrayOutputStream();
+  private final SamplingPlan plan =
+      new SamplingPlan(new InvocationSampling(true, 0.05, 0.01, 1_000), 1e-4, null);
+
+  @AfterEach
+  void restoreProbes() {
+    Probes.setSamplingRate(1e-4);
+  }
+
+  private SamplingWindows windows(SamplingWindowSettings settings) {
+    plan.setRate(1e-4);
+    return new SamplingWindows(
+        settings,
+        dormancy,
+        plan,
+        () -> {
+          if (refuse.get()) {
+            throw new UnsupportedOperationException("class redefinition failed");
+          }
+          forms.add(dormancy.isDormant());
+          return 7;
+        },
+        blocked::get,
+        settled::get,
+        now::get,
+        new AgentLog(LogLevel.INFO, new PrintStream(logged, true, StandardCharsets.UTF_8)));
+  }
+
+  private String log() {
+    return logged.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void waitsUntilTheServiceHasSettledThenKeepsTheProbesInForOneWindowEveryPeriod() {
+    SamplingWindows w = windows(new SamplingWindowSettings(true, 30_000, 300_000));
+    w.poll();
+    assertThat(w.state()).isEqualTo(SamplingWindows.State.WAITING); // too early to say
+    blocked.set("");
+    settled.set(false);
+    w.poll();
+    assertThat(w.state()).isEqualTo(SamplingWindows.State.WAITING); // the JIT still compiles
+    settled.set(true);
+
+    w.poll();
+    assertThat(w.state()).as(log()).isEqualTo(SamplingWindows.State.OPEN);
+    assertThat(forms).isEmpty(); // the classes carry their probes already
+    // Ten times the rate over the window, as far as the steady share allows (1/1000 here).
+    assertThat(Probes.samplingRate()).isEqualTo(1e-3);
+    assertThat(log()).contains("the probes stay in for 30.0s every 300.0s");
+
+    now.addAndGet(29 * S);
+    w.poll();
+    assertThat(w.state()).isEqualTo(SamplingWindows.State.OPEN);
+    now.addAndGet(1 * S);
+    w.poll();
+    assertThat(w.state()).isEqualTo(SamplingWindows.State.DORMANT);
+    assertThat(forms).containsExactly(true);
+    assertThat(Probes.samplingRate()).isEqualTo(1e-4);
+    assertThat(log()).contains("7 classes lie dormant until the next sampling window");
+
+    now.addAndGet(270 * S);
+    w.poll();
+    assertThat(w.state()).isEqualTo(SamplingWindows.State.OPEN);
+    assertThat(forms).containsExactly(true, false);
+    assertThat(dormancy.isDormant()).isFalse();
+    assertThat(Probes.samplingRate()).isEqualTo(1e-3);
+    assertThat(w.windowsOpened()).isEqualTo(2);
+  }
+
+  @Test
+  void theRaiseStopsWhereSampledInvocationsWouldStop() {
+    SamplingWindows w = windows(new SamplingWindowSettings(true, 1_000, 60_000));
+    blocked.set("");
+    w.poll();
+
+    assertThat(w.state()).isEqualTo(SamplingWindows.State.OPEN);
+    assertThat(Probes.samplingRate()).isEqualTo(1e-3); // not 60 times 1e-4
+    assertThat(Probes.invocationShare()).isLessThan(1.0);
+  }
+
+  @Test
+  void aReasonStopsThemForGoodAndSaysWhy() {
+    SamplingWindows w = windows(new SamplingWindowSettings(true, 30_000, 300_000));
+    blocked.set("the guards tell some unit types apart by depth");
+    w.poll();
+    now.addAndGet(1_000 * S);
+    w.poll();
+
+    assertThat(w.state()).isEqualTo(SamplingWindows.State.OFF);
+    assertThat(forms).isEmpty();
+    assertThat(log())
+        .contains("sampling windows off: the guards tell some unit types apart by depth");
+  }
+
+  @Test
+  void offMeansTheProbesStayIn() {
+    SamplingWindows w = windows(SamplingWindowSettings.off());
+    blocked.set("");
+    w.poll();
+
+    assertThat(w.state()).isEqualTo(SamplingWindows.State.OFF);
+    assertThat(forms).isEmpty();
+  }
+
+  @Test
+  void aRefusedRetransformationLeavesTheClassesAsTheyWereAndStopsTheWindows() {
+    SamplingWindows w = windows(new SamplingWindowSettings(true, 30_000, 300_000));
+    blocked.set("");
+    refuse.set(true);
+    w.poll();
+    now.addAndGet(30 * S);
+    w.poll();
+
+    assertThat(w.state()).isEqualTo(SamplingWindows.State.OFF);
+    assertThat(dormancy.isDormant()).isFalse(); // what the classes still are
+    assertThat(log()).contains("sampling windows stopped: the classes could not lie dormant");
+
+    SamplingWindows later = windows(new SamplingWindowSettings(true, 30_000, 300_000));
+    refuse.set(false);
+    later.poll();
+    now.addAndGet(30 * S);
+    later.poll();
+    refuse.set(true);
+    now.addAndGet(270 * S);
+    later.poll();
+    assertThat(later.state()).isEqualTo(SamplingWindows.State.OFF);
+    assertThat(dormancy.isDormant()).isTrue();
+    assertThat(Probes.samplingRate()).isEqualTo(1e-4);
+  }
+}
