@@ -54,11 +54,6 @@ final class SamplingPlan {
     }
   }
 
-  /** The rate the configuration or the daemon set, before any raise. */
-  synchronized double rate() {
-    return rate;
-  }
-
   private double raised(double base, double factor) {
     double cap = settings.steadyShare() * InvocationSampling.MAX_RATE_SHARE;
     if (factor <= 1 || !settings.enabled() || base >= cap) {
