@@ -294,6 +294,7 @@ public final class ClassInstrumenter {
     if (dormantForm != null) {
       counters.methodsDormant.addAndGet(Dormancy.restore(node, dormantForm, dormantGuards));
     }
+    StableLambdaSites.rewrite(node);
     // No COMPUTE_* flags: max stack and locals are adjusted by hand and the expanded frames are
     // written back compressed, so ASM never needs to load classes to merge types.
     ClassWriter writer = new ClassWriter(reader, 0);
