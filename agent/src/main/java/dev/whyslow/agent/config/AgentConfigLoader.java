@@ -67,7 +67,7 @@ public final class AgentConfigLoader {
     DEFAULTS.put("units.watchdog.interval", "1s");
     DEFAULTS.put("units.declare", "");
     DEFAULTS.put("units.audit.share", "0");
-    DEFAULTS.put("units.depth", "all");
+    DEFAULTS.put("units.depth", "auto");
     DEFAULTS.put("config", "");
   }
 

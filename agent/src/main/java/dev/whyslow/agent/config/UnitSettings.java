@@ -14,9 +14,9 @@ import java.util.List;
  * @param watchdogIntervalMillis how often running units are checked against their thresholds
  * @param declared methods that are units, as {@code com.acme.Worker#process}
  * @param auditShare share of units traced after training to measure the inference, in [0, 1]
- * @param depthInEveryFrame {@code units.depth=all}, the default: every method of a unit counts its
- *     frame, even once the trained guards tell types apart by site alone ({@code auto} then counts
- *     only the guards' frames, as sampling windows do whatever this says)
+ * @param depthInEveryFrame {@code units.depth=all}: every method of a unit counts its frame, even
+ *     once the trained guards tell types apart by site alone; {@code auto}, the default, then
+ *     counts only the guards' frames, as sampling windows do whatever this says
  */
 public record UnitSettings(
     boolean enabled,
@@ -35,6 +35,6 @@ public record UnitSettings(
 
   /** The defaults, as documented in {@code config/agent.properties}. */
   public static UnitSettings defaults() {
-    return new UnitSettings(true, 400, 0.25, 10_000, false, 1_000, List.of(), 0.0, true);
+    return new UnitSettings(true, 400, 0.25, 10_000, false, 1_000, List.of(), 0.0, false);
   }
 }

@@ -13,14 +13,15 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * After training, with {@code units.depth=auto}: when every guard names the same unit types at each
- * depth it was seen at, the depth tells the guards nothing, and counting it in every frame of every
- * unit looks like pure cost (in-process, two fifths of what the agent adds to the example shop's
- * requests; as a service the shop measured dearer without it, bench/LATENCY.md, which is why {@code
- * all} is the default). Then the guard methods' classes are retransformed once so that their entry
- * asks {@code Probes.guardEntry()}, and units started from then on count depth only in the guards'
- * frames; the rest of their code runs as it does outside units. If the retransformation fails,
- * every frame goes on counting, as with {@code units.depth=all}.
+ * After training, with {@code units.depth=auto} (the default): when every guard names the same unit
+ * types at each depth it was seen at, the depth tells the guards nothing, and counting it in every
+ * frame of every unit is pure cost (in-process, two fifths of what the agent adds to the example
+ * shop's requests; as a service 1 to 2 points of its request threads' CPU once retransformations
+ * stopped making new lambda classes, bench/LATENCY.md). Then the guard methods' classes are
+ * retransformed once so that their entry asks {@code Probes.guardEntry()}, and units started from
+ * then on count depth only in the guards' frames; the rest of their code runs as it does outside
+ * units. If the retransformation fails, every frame goes on counting, as with {@code
+ * units.depth=all}.
  *
  * <p>The classes of every method the training traces saw are retransformed too, guards or not:
  * until now their entry's choice inside units was always the depth-only copy, and the JIT's profile

@@ -24,7 +24,7 @@ class UnitSettingsConfigTest {
                 "units=off,units.training.units=50,units.training.share=1/2,"
                     + "units.stats.interval=2m,units.runs=all,units.watchdog.interval=250ms,"
                     + "units.declare=com.acme.Worker#process,com.acme.Job#run,units.audit.share=0.1,"
-                    + "units.depth=auto",
+                    + "units.depth=all",
                 Map.of(),
                 Map.of())
             .config()
@@ -40,7 +40,7 @@ class UnitSettingsConfigTest {
                 250,
                 List.of("com.acme.Worker#process", "com.acme.Job#run"),
                 0.1,
-                false));
+                true));
   }
 
   @Test
@@ -57,7 +57,7 @@ class UnitSettingsConfigTest {
     assertThat(units.statsIntervalMillis()).isEqualTo(10_000);
     assertThat(units.allRuns()).isFalse();
     assertThat(units.declared()).isEmpty();
-    assertThat(units.depthInEveryFrame()).isTrue();
+    assertThat(units.depthInEveryFrame()).isFalse();
     assertThat(r.problems())
         .anySatisfy(p -> assertThat(p).contains("units=maybe (agent arguments) is not on or off"))
         .anySatisfy(p -> assertThat(p).contains("units.training.share=2"))
