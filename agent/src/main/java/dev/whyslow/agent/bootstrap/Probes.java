@@ -36,13 +36,13 @@ public final class Probes {
   /** {@link #invocationShare} as a rate to draw with, so that drawing allocates nothing. */
   static volatile SamplingRate invocationRate = SamplingRate.of(1.0);
 
-  /** {@link #entry()}: run the method's own code. */
+  /** {@link Entries#entry()}: run the method's own code. */
   public static final int OWN = 0;
 
-  /** {@link #entry()}: run the copy with probes and the depth count. */
+  /** {@link Entries#entry()}: run the copy with probes and the depth count. */
   public static final int PROBES = 1;
 
-  /** {@link #entry()}: run the copy with the depth count alone (inside a unit). */
+  /** {@link Entries#entry()}: run the copy with the depth count alone (inside a unit). */
   public static final int DEPTH = 2;
 
   /**
@@ -101,80 +101,6 @@ public final class Probes {
   /** The share of invocations with copies that run their copy with probes. */
   public static double invocationShare() {
     return invocationShare;
-  }
-
-  /**
-   * At the entry of a method with copies: which code this invocation runs, {@link #OWN}, {@link
-   * #PROBES} or {@link #DEPTH}. An invocation runs its copy with probes with probability {@link
-   * #invocationShare}, decided by a per-thread geometric countdown of invocations, so which
-   * invocations are sampled depends neither on their code nor on how long they take. Inside a unit
-   * the others run the depth-only copy, so that guards see every frame of the unit.
-   */
-  public static int entry() {
-    ThreadState s = ThreadStates.current();
-    if (--s.invocations > 0) {
-      return s.unsampled;
-    }
-    return Sampler.sampledInvocation(s);
-  }
-
-  /**
-   * As {@link #entry()}, for a method that does not count depth: {@link #PROBES} for a sampled
-   * invocation, {@link #OWN} for every other, inside a unit too.
-   */
-  public static int sampledEntry() {
-    ThreadState s = ThreadStates.current();
-    if (--s.invocations > 0) {
-      return OWN;
-    }
-    return Sampler.sampledOrOwn(s);
-  }
-
-  /**
-   * At the entry of a short method without loop or handler that counts no depth ({@code
-   * DepthCounting}, such as an accessor with a branch or a checked return): {@link #PROBES} when
-   * the last invocation this thread chose for, by {@link #entry()} or {@link #sampledEntry()}, ran
-   * its copy with probes, and no invocation has counted since; else {@link #OWN}, inside a unit
-   * too. Each of those choices is an independent draw with probability {@link #invocationShare}
-   * whatever the code around it, so such a method runs its probes with that probability too, and
-   * its evaluations are recorded with the rate like every other's; it only draws nothing and writes
-   * nothing itself, where a countdown step cost such a method as much as its own code. A thread
-   * that has made no choice yet follows one made for it when it synchronised ({@code
-   * Sampler.resync}), with the same chance.
-   */
-  public static int followingEntry() {
-    ThreadState s = ThreadStates.current();
-    return s.invocations == s.sampledAt ? PROBES : OWN;
-  }
-
-  /**
-   * As {@link #followingEntry()}, for a short method that counts depth (it calls the application):
-   * {@link #PROBES} as there, else what an invocation not sampled runs, {@link #DEPTH} inside a
-   * unit.
-   */
-  public static int followingCountedEntry() {
-    ThreadState s = ThreadStates.current();
-    return s.invocations == s.sampledAt ? PROBES : s.unsampled;
-  }
-
-  /**
-   * As {@link #entry()}, at the entry of a guard method once the trained guards need no depth
-   * ({@code Units.countDepthOnlyWhereNeeded}): inside a unit an invocation that is not sampled runs
-   * the depth-only copy, whose entry is the guard, even where the unit's other methods run their
-   * own code. Outside units, and in units that count every frame, the same as {@link #entry()}.
-   */
-  public static int guardEntry() {
-    ThreadState s = ThreadStates.current();
-    if (--s.invocations > 0) {
-      return s.guardUnsampled;
-    }
-    return Sampler.sampledGuardInvocation(s);
-  }
-
-  /** As {@link #followingCountedEntry()}, for a short guard method (see {@link #guardEntry()}). */
-  public static int followingGuardEntry() {
-    ThreadState s = ThreadStates.current();
-    return s.invocations == s.sampledAt ? PROBES : s.guardUnsampled;
   }
 
   /** The kill switch: with {@code false}, every probe becomes a no-op until re-enabled. */
@@ -257,9 +183,9 @@ public final class Probes {
       CheckedProbes.ifeq(0, s, 0, 1);
       CheckedProbes.returnReference(s, s, 0, 1);
       CheckedProbes.loopExit(s, 0, 0, 0);
-      entry();
-      guardEntry();
-      followingGuardEntry();
+      Entries.entry();
+      Entries.guardEntry();
+      Entries.followingGuardEntry();
       s.countdown = 1;
       ifeq(0, s, 0);
       s.currentRun.get(0);

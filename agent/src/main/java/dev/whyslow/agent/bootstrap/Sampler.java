@@ -48,7 +48,7 @@ final class Sampler {
     } else {
       s.countdown = s.draw(Probes.rate);
       s.invocations = s.draw(Probes.invocationRate);
-      // A choice for the invocations that follow the last one (Probes.followingEntry) until this
+      // A choice for the invocations that follow the last one (Entries.followingEntry) until this
       // thread makes one: a new thread, or one after a rate change, has made none, and its short
       // methods must still run their probes with the share, not never.
       double u = (s.nextLong() >>> 11) * 0x1.0p-53;
@@ -59,7 +59,7 @@ final class Sampler {
   }
 
   /**
-   * {@link Probes#entry}'s countdown of invocations ran out: this invocation runs its copy with
+   * {@link Entries#entry}'s countdown of invocations ran out: this invocation runs its copy with
    * probes, and the next such invocation is drawn. Killed, or on an agent thread, none does.
    */
   static int sampledInvocation(ThreadState s) {
@@ -88,7 +88,7 @@ final class Sampler {
   }
 
   /**
-   * As {@link #sampledInvocation}, for a guard method ({@link Probes#guardEntry}): what it runs
+   * As {@link #sampledInvocation}, for a guard method ({@link Entries#guardEntry}): what it runs
    * when not sampled is {@link ThreadState#guardUnsampled}.
    */
   static int sampledGuardInvocation(ThreadState s) {
@@ -97,7 +97,7 @@ final class Sampler {
 
   /**
    * As {@link #sampledInvocation}, for a method without a depth-only copy: {@link Probes#PROBES} or
-   * {@link Probes#OWN}, inside a unit too. Out of {@link Probes#sampledEntry} so that it stays
+   * {@link Probes#OWN}, inside a unit too. Out of {@link Entries#sampledEntry} so that it stays
    * within the 31 bytes C1 inlines into a method it has inlined itself.
    */
   static int sampledOrOwn(ThreadState s) {
@@ -177,14 +177,19 @@ final class Sampler {
 
   /**
    * The run to record into, or {@code null} when this evaluation must not be recorded: on an agent
-   * thread, with the kill switch off, or at a site marked {@link Probes#CHECK_SHARE} unless a draw
-   * with the invocation share keeps it.
+   * thread, with the kill switch off, or at a site marked {@link Probes#CHECK_SHARE} between
+   * sampling windows or unless a draw with the invocation share keeps it.
    */
   private static RunCounts target(ThreadState s, int slot) {
     if (s.agent || !Probes.enabled) {
       return null;
     }
     if (slot < 0) {
+      if (!Entries.open()) {
+        // Between sampling windows every other site is silent: this one, which keeps its probes
+        // inline, must be too, or it would be recorded more often than the rate says.
+        return null;
+      }
       double share = Probes.invocationShare;
       if (share < 1.0 && ((s.nextLong() >>> 11) * 0x1.0p-53) >= share) {
         return null;

@@ -22,7 +22,7 @@ public final class ThreadState {
 
   /**
    * Invocations of methods with copies left until the next one that runs its copy with probes
-   * ({@link Probes#entry}); drawn from a geometric distribution with mean one over {@link
+   * ({@link Entries#entry}); drawn from a geometric distribution with mean one over {@link
    * Probes#invocationShare}.
    */
   int invocations = 1;
@@ -30,7 +30,7 @@ public final class ThreadState {
   /**
    * What {@link #invocations} was drawn to at this thread's last invocation that ran its copy with
    * probes, so that it still equals it until the next invocation counts: {@link
-   * Probes#followingEntry} reads the two to follow that choice. {@link Integer#MIN_VALUE} (never
+   * Entries#followingEntry} reads the two to follow that choice. {@link Integer#MIN_VALUE} (never
    * drawn) after any choice that ran no copy; at a resynchronisation, a choice made with the share.
    */
   int sampledAt = Integer.MIN_VALUE;
@@ -63,13 +63,13 @@ public final class ThreadState {
 
   /**
    * What an invocation that is not sampled runs: {@link Probes#OWN} outside units, {@link
-   * Probes#DEPTH} inside one. Kept beside {@link #unit} so that {@link Probes#entry} returns a
+   * Probes#DEPTH} inside one. Kept beside {@link #unit} so that {@link Entries#entry} returns a
    * field instead of testing one, which keeps it within the 35 bytes the JIT's first tier inlines.
    */
   int unsampled = Probes.OWN;
 
   /**
-   * As {@link #unsampled}, for the guard methods' entries ({@link Probes#guardEntry}): {@link
+   * As {@link #unsampled}, for the guard methods' entries ({@link Entries#guardEntry}): {@link
    * Probes#DEPTH} inside every unit, since a guard must see each unit, also one that counts no
    * other frame.
    */

@@ -26,16 +26,17 @@ public final class Units {
   private static volatile UnitModel model;
 
   /**
-   * The model whose guard methods call {@link Probes#guardEntry}, when its guards need no depth
+   * The model whose guard methods call {@link Entries#guardEntry}, when its guards need no depth
    * ({@link ContextTable#depthTellsNothing}): units that start with it count only the guards'
    * frames, the rest of their code runs as outside units. {@code null}: every frame is counted.
    */
   private static volatile UnitModel guardsWithoutDepth;
 
   /**
-   * Whether the classes in scope lie dormant between sampling windows ({@code Dormancy}): then no
-   * frame but the guards' counts depth, so event loops' units, which otherwise count every frame,
-   * infer by site as well. Set only once {@link #countDepthOnlyWhereNeeded} holds.
+   * Whether the instrumented methods' entries are closed between sampling windows ({@link
+   * Entries#open}): then no frame but the guards' counts depth, so event loops' units, which
+   * otherwise count every frame, infer by site as well. Set only once {@link
+   * #countDepthOnlyWhereNeeded} holds.
    */
   private static volatile boolean codeDormant;
 
@@ -70,7 +71,7 @@ public final class Units {
 
   /**
    * Units that start from now on with {@code m} count depth only in its guard methods, which the
-   * caller has made call {@link Probes#guardEntry}, and in the copies of sampled invocations; a
+   * caller has made call {@link Entries#guardEntry}, and in the copies of sampled invocations; a
    * traced unit and an event loop's unit still count every frame (a trace needs each method's
    * depth, and a loop's unit ends at its own method's exit, found by depth). {@code null} goes back
    * to counting every frame.
@@ -88,10 +89,9 @@ public final class Units {
   }
 
   /**
-   * Tells units started from now on that the classes in scope lie dormant ({@code true}) or are
-   * instrumented in full again. Meant for when units infer by site ({@link
-   * #countDepthOnlyWhereNeeded}) or are off: units that count every frame would find the guards at
-   * depths no training saw.
+   * Tells units started from now on that the instrumented methods' entries are closed ({@code
+   * true}) or open again. Meant for when units infer by site ({@link #countDepthOnlyWhereNeeded})
+   * or are off: units that count every frame would find the guards at depths no training saw.
    */
   public static void setCodeDormant(boolean dormant) {
     codeDormant = dormant;
@@ -273,30 +273,6 @@ public final class Units {
       if (guard >= 0) {
         guard(s, u, m, guard, depth - u.baseDepth);
       }
-    }
-  }
-
-  /**
-   * At the entry of a guard method while its class lies dormant ({@code Dormancy}): the method runs
-   * its code as written, with this one call in front, so the guard still types the unit, by site
-   * (no frame counts depth then). Never throws.
-   */
-  public static void dormantGuard(int methodId) {
-    try {
-      ThreadState s = ThreadStates.current();
-      UnitState u = s.unit;
-      if (u == null || s.busy) {
-        return;
-      }
-      UnitModel m = u.model;
-      if (m != null) {
-        int guard = m.table.guardIdOf(methodId);
-        if (guard >= 0) {
-          guard(s, u, m, guard, s.depth + 1 - u.baseDepth);
-        }
-      }
-    } catch (Throwable t) {
-      AgentErrors.report("a dormant guard", t);
     }
   }
 

@@ -2,10 +2,10 @@ package dev.whyslow.agent.config;
 
 /**
  * Sampling windows ({@code sampling.windows}, {@code sampling.window}, {@code
- * sampling.window.every}): once the service has settled, the classes in scope carry their probes
- * for one window of every period and lie dormant, as written, in between; inside a window the rate
- * is raised by period over window, as far as sampled invocations allow, so that as many samples are
- * recorded over time as at the configured rate throughout.
+ * sampling.window.every}): once the service has settled, the instrumented methods use their probes
+ * for one window of every period and run their own code, as written, in between; inside a window
+ * the rate is raised by period over window, as far as sampled invocations allow, so that as many
+ * samples are recorded over time as at the configured rate throughout.
  *
  * @param enabled {@code sampling.windows=on}; off by default (bench/LATENCY.md says why)
  * @param windowMillis how long the probes stay in, each period

@@ -2,11 +2,11 @@ package dev.whyslow.agent.core;
 
 import dev.whyslow.agent.bootstrap.AgentErrors;
 import dev.whyslow.agent.bootstrap.ChunkedRunCounts;
+import dev.whyslow.agent.bootstrap.Entries;
 import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.config.AgentConfig;
 import dev.whyslow.agent.instrument.ClassInstrumenter;
-import dev.whyslow.agent.instrument.Dormancy;
 import dev.whyslow.agent.instrument.GuardMethods;
 import dev.whyslow.agent.instrument.InstrumentationCounters;
 import dev.whyslow.agent.instrument.ProbeTransformer;
@@ -18,8 +18,6 @@ import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -66,18 +64,14 @@ public final class AgentRuntime {
     sampling.setRate(config.samplingRate());
     this.instrumentation = instrumentation;
     GuardMethods guards = new GuardMethods();
-    Dormancy dormancy = new Dormancy();
     ClassInstrumenter instrumenter =
-        new ClassInstrumenter(
-            registry,
-            config.probes(),
-            counters,
-            methods,
-            config.units().enabled(),
-            config.units().declared(),
-            sampling.copies(),
-            guards,
-            dormancy);
+        ClassInstrumenter.builder(registry, config.probes(), counters)
+            .methods(methods)
+            .units(config.units().enabled(), config.units().declared())
+            .copies(sampling.copies())
+            .guards(guards)
+            .closableEntries(config.windows().enabled())
+            .build();
     this.transformer =
         new ProbeTransformer(scope, instrumenter, counters, instrumentation, this::reportFailure);
     this.link = new TransportLink(config, log, this::stats, sampling);
@@ -85,7 +79,7 @@ public final class AgentRuntime {
     this.units = new UnitRecorder(config.units(), registry, link, runSequence, log);
     this.guardEntries =
         new GuardEntries(
-            // Dormant classes count no depth: windows need the guards to infer by site.
+            // Closed entries count no depth: windows need the guards to infer by site.
             config.units().depthInEveryFrame() && !config.windows().enabled(),
             sampling.copies(),
             methods,
@@ -100,9 +94,18 @@ public final class AgentRuntime {
     this.windows =
         new SamplingWindows(
             config.windows(),
-            dormancy,
             sampling,
-            this::retransformInstrumented,
+            new SamplingWindows.Gate() {
+              @Override
+              public void close() {
+                Entries.setOpen(false);
+              }
+
+              @Override
+              public void open() {
+                Entries.setOpen(true);
+              }
+            },
             this::windowsBlockedBecause,
             JitSettling.ofThisJvm(config.invocations().settleMillis())::settled,
             System::nanoTime,
@@ -294,20 +297,6 @@ public final class AgentRuntime {
       return why.isEmpty() ? null : why;
     }
     return "";
-  }
-
-  /** Retransforms every loaded class the agent instrumented, in one call; returns how many. */
-  private int retransformInstrumented() throws Exception {
-    List<Class<?>> classes = new ArrayList<>();
-    for (Class<?> c : instrumentation.getAllLoadedClasses()) {
-      if (transformer.instrumented(c) && instrumentation.isModifiableClass(c)) {
-        classes.add(c);
-      }
-    }
-    if (!classes.isEmpty()) {
-      instrumentation.retransformClasses(classes.toArray(new Class<?>[0]));
-    }
-    return classes.size();
   }
 
   private void announceNewSites() {

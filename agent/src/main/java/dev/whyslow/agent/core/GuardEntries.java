@@ -18,7 +18,7 @@ import java.util.Set;
  * frame of every unit is pure cost (in-process, two fifths of what the agent adds to the example
  * shop's requests; as a service 1 to 2 points of its request threads' CPU once retransformations
  * stopped making new lambda classes, bench/LATENCY.md). Then the guard methods' classes are
- * retransformed once so that their entry asks {@code Probes.guardEntry()}, and units started from
+ * retransformed once so that their entry asks {@code Entries.guardEntry()}, and units started from
  * then on count depth only in the guards' frames; the rest of their code runs as it does outside
  * units. If the retransformation fails, every frame goes on counting, as with {@code
  * units.depth=all}.

@@ -6,10 +6,8 @@ import dev.whyslow.agent.core.MethodRegistry;
 import dev.whyslow.agent.core.SiteRegistry;
 import dev.whyslow.protocol.Site;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
@@ -35,81 +33,92 @@ public final class ClassInstrumenter {
   private final UnitWrapper units;
   private final boolean copies;
   private final GuardMethods guards;
-  private final Dormancy dormancy;
+  private final boolean closableEntries;
 
-  /** Probes only: no unit wrappers and no depth count, as with {@code units=off}. */
+  /** Probes only, inline in every method: no unit wrappers, no depth count, no copies. */
   public ClassInstrumenter(
       SiteRegistry registry, ProbeSet probes, InstrumentationCounters counters) {
-    this(registry, probes, counters, new MethodRegistry(), false, List.of());
+    this(builder(registry, probes, counters));
   }
 
-  /** Probes inline in every method, no copies. */
-  public ClassInstrumenter(
-      SiteRegistry registry,
-      ProbeSet probes,
-      InstrumentationCounters counters,
-      MethodRegistry methods,
-      boolean units,
-      List<String> declared) {
-    this(registry, probes, counters, methods, units, declared, false);
+  private ClassInstrumenter(Builder b) {
+    this.registry = b.registry;
+    this.probes = b.probes;
+    this.counters = b.counters;
+    this.methods = b.methods;
+    this.units = b.units ? new UnitWrapper(true, b.declared) : UnitWrapper.disabled();
+    this.copies = b.copies;
+    this.guards = b.guards;
+    this.closableEntries = b.closableEntries;
   }
 
-  /**
-   * @param units whether units are wrapped ({@code units=on})
-   * @param declared methods declared as units, {@code com.acme.Worker#process}
-   * @param copies whether methods keep their own code and get their probes in copies, for sampled
-   *     invocations ({@link MethodCopies})
-   */
-  public ClassInstrumenter(
-      SiteRegistry registry,
-      ProbeSet probes,
-      InstrumentationCounters counters,
-      MethodRegistry methods,
-      boolean units,
-      List<String> declared,
-      boolean copies) {
-    this(registry, probes, counters, methods, units, declared, copies, new GuardMethods());
+  /** An instrumenter for probes only, to which the builder adds what the agent's settings ask. */
+  public static Builder builder(
+      SiteRegistry registry, ProbeSet probes, InstrumentationCounters counters) {
+    return new Builder(registry, probes, counters);
   }
 
-  /**
-   * As above; the dispatch of the methods in {@code guards} asks for the guard's entry ({@link
-   * GuardMethods}).
-   */
-  public ClassInstrumenter(
-      SiteRegistry registry,
-      ProbeSet probes,
-      InstrumentationCounters counters,
-      MethodRegistry methods,
-      boolean units,
-      List<String> declared,
-      boolean copies,
-      GuardMethods guards) {
-    this(registry, probes, counters, methods, units, declared, copies, guards, new Dormancy());
-  }
+  /** What an instrumenter does beyond probes inline in every method. */
+  public static final class Builder {
+    private final SiteRegistry registry;
+    private final ProbeSet probes;
+    private final InstrumentationCounters counters;
+    private MethodRegistry methods = new MethodRegistry();
+    private boolean units;
+    private List<String> declared = List.of();
+    private boolean copies;
+    private GuardMethods guards = new GuardMethods();
+    private boolean closableEntries;
 
-  /**
-   * As above; while {@code dormancy} says so, classes get their dormant form ({@link Dormancy}):
-   * the same members, with the code as written in every method, unit wrappers and a call at each
-   * guard's entry aside.
-   */
-  public ClassInstrumenter(
-      SiteRegistry registry,
-      ProbeSet probes,
-      InstrumentationCounters counters,
-      MethodRegistry methods,
-      boolean units,
-      List<String> declared,
-      boolean copies,
-      GuardMethods guards,
-      Dormancy dormancy) {
-    this.copies = copies;
-    this.guards = guards;
-    this.dormancy = dormancy;
-    this.registry = registry;
-    this.probes = probes;
-    this.counters = counters;
-    this.methods = methods;
-    this.units = units ? new UnitWrapper(true, declared) : UnitWrapper.disabled();
+    private Builder(SiteRegistry registry, ProbeSet probes, InstrumentationCounters counters) {
+      this.registry = registry;
+      this.probes = probes;
+      this.counters = counters;
+    }
+
+    /** Where the methods that count depth get their ids. */
+    public Builder methods(MethodRegistry methods) {
+      this.methods = methods;
+      return this;
+    }
+
+    /**
+     * Wraps units when {@code enabled} ({@code units=on}), and declares {@code declared} as units
+     * besides those found, such as {@code com.acme.Worker#process}.
+     */
+    public Builder units(boolean enabled, List<String> declared) {
+      this.units = enabled;
+      this.declared = declared;
+      return this;
+    }
+
+    /**
+     * Methods keep their own code and get their probes in copies, for sampled invocations ({@link
+     * MethodCopies}), when {@code copies} holds.
+     */
+    public Builder copies(boolean copies) {
+      this.copies = copies;
+      return this;
+    }
+
+    /** The dispatch of the methods in {@code guards} asks for the guard's entry. */
+    public Builder guards(GuardMethods guards) {
+      this.guards = guards;
+      return this;
+    }
+
+    /**
+     * Each method's dispatch first tests whether the entries are open ({@code Entries.open()}), for
+     * sampling windows; without it the entries always choose, and no method pays the test.
+     */
+    public Builder closableEntries(boolean closable) {
+      this.closableEntries = closable;
+      return this;
+    }
+
+    public ClassInstrumenter build() {
+      return new ClassInstrumenter(this);
+    }
   }
 
   /** Whether a class outside the scope may hold a unit entry point; a cheap check of its bytes. */
@@ -179,10 +188,6 @@ public final class ClassInstrumenter {
       return null;
     }
     String className = node.name.replace('/', '.');
-    // Read once, so that the whole class gets one form even if the flag moves meanwhile.
-    Map<String, MethodNode> dormantForm =
-        dormancy.isDormant() ? Dormancy.dormantMethods(classFile, units) : null;
-    Map<String, Integer> dormantGuards = new HashMap<>();
     int wrapped = units.wrap(node, true);
     LambdaSites lambdaSites = mayAddMethods ? LambdaSites.forClass(node) : null;
     List<MethodNode> methods = new ArrayList<>();
@@ -285,14 +290,8 @@ public final class ClassInstrumenter {
       MethodNode own = owners.get(m);
       if (own != null) {
         boolean guard = methodId != MethodRewriter.NO_DEPTH && guards.contains(methodId);
-        if (guard) {
-          dormantGuards.put(own.name + own.desc, methodId);
-        }
         addCopies(node, own, method, depthCopies.get(m), methodId, guard);
       }
-    }
-    if (dormantForm != null) {
-      counters.methodsDormant.addAndGet(Dormancy.restore(node, dormantForm, dormantGuards));
     }
     StableLambdaSites.rewrite(node);
     // No COMPUTE_* flags: max stack and locals are adjusted by hand and the expanded frames are
@@ -310,7 +309,7 @@ public final class ClassInstrumenter {
    * Adds the copies of {@code own} to the class and puts the dispatch to them in front of its code
    * ({@link MethodCopies}); {@code depthOnly}, when not {@code null}, still to be rewritten.
    */
-  private static void addCopies(
+  private void addCopies(
       ClassNode node,
       MethodNode own,
       MethodNode withProbes,
@@ -324,7 +323,8 @@ public final class ClassInstrumenter {
       if (depthOnly != null) {
         MethodRewriter.rewrite(depthOnly, List.of(), new int[0], ProbeFrames.NONE, methodId);
       }
-      MethodCopies.merge(own, node.name, withProbes, depthOnly, entryFor(own, methodId, guard));
+      MethodCopies.merge(
+          own, node.name, withProbes, depthOnly, entryFor(own, methodId, guard), closableEntries);
       return;
     }
     if (recursesAlone) {
@@ -350,17 +350,17 @@ public final class ClassInstrumenter {
     }
     MethodNode chooser =
         MethodCopies.dispatch(
-            node.name, own, withProbes, depthOnly, entryFor(own, methodId, guard));
+            node.name, own, withProbes, depthOnly, entryFor(own, methodId, guard), closableEntries);
     if (chooser != null) {
       node.methods.add(chooser);
     }
   }
 
-  /** Which of {@code Probes}' entries the dispatch of {@code own} asks. */
+  /** Which of {@code Entries}' entries the dispatch of {@code own} asks. */
   private static String entryFor(MethodNode own, int methodId, boolean guard) {
     boolean counted = methodId != MethodRewriter.NO_DEPTH;
     // A short method follows the thread's last choice, drawing nothing: the countdown step cost
-    // it as much as its own code (Probes.followingEntry).
+    // it as much as its own code (Entries.followingEntry).
     if (DepthCounting.isShort(own)) {
       return !counted ? "followingEntry" : guard ? "followingGuardEntry" : "followingCountedEntry";
     }

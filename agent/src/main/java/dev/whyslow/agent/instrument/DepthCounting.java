@@ -47,7 +47,7 @@ final class DepthCounting {
   /**
    * Whether {@code method} is short: at most {@value #MAX_UNCOUNTED_INSTRUCTIONS} instructions, no
    * loop, no handler. Its invocations are not worth a draw of their own either: its entry follows
-   * the thread's last draw ({@code Probes.followingEntry}), whether it counts depth or not.
+   * the thread's last draw ({@code Entries.followingEntry}), whether it counts depth or not.
    */
   static boolean isShort(MethodNode method) {
     if (!method.tryCatchBlocks.isEmpty()) {

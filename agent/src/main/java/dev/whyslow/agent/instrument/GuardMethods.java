@@ -1,11 +1,11 @@
 package dev.whyslow.agent.instrument;
 
 /**
- * The methods whose entry asks {@code Probes.guardEntry()} rather than {@code Probes.entry()}: the
- * trained guards, once they tell unit types apart by site alone, so that inside a unit they still
- * run their depth-only copy (whose entry is the guard) while the unit's other methods run their own
- * code. Set by the agent after training, before it retransforms the guards' classes; read by the
- * instrumenter for every class it instruments from then on.
+ * The methods whose entry asks {@code Entries.guardEntry()} rather than {@code Entries.entry()}:
+ * the trained guards, once they tell unit types apart by site alone, so that inside a unit they
+ * still run their depth-only copy (whose entry is the guard) while the unit's other methods run
+ * their own code. Set by the agent after training, before it retransforms the guards' classes; read
+ * by the instrumenter for every class it instruments from then on.
  */
 public final class GuardMethods {
   private volatile long[] bits = new long[0];

@@ -13,16 +13,10 @@ public final class InstrumentationCounters {
   final AtomicLong unitsWrapped = new AtomicLong();
   final AtomicLong methodsWithFastPath = new AtomicLong();
   final AtomicLong classesReinstrumented = new AtomicLong();
-  final AtomicLong methodsDormant = new AtomicLong();
 
-  /** Retransformations of classes already instrumented (guards' entries, sampling windows). */
+  /** Retransformations of classes already instrumented (the guards' entries). */
   public long classesReinstrumented() {
     return classesReinstrumented.get();
-  }
-
-  /** Methods given back their code as written, over all dormant retransformations. */
-  public long methodsDormant() {
-    return methodsDormant.get();
   }
 
   /** Methods given CBI's fast path (a check per region, {@link FastPathPlan}). */

@@ -19,7 +19,7 @@ import org.objectweb.asm.tree.VarInsnNode;
 
 /**
  * Sampled invocations in the bytecode: an instrumented method keeps its own code and gets its
- * probes in a private copy. At entry it asks {@code Probes.entry()} which code this invocation
+ * probes in a private copy. At entry it asks {@code Entries.entry()} which code this invocation
  * runs: most run their own code, untouched, so the JIT sees the method as javac wrote it plus a
  * per-thread countdown of invocations; one in {@code 1 / share} runs the copy with probes and the
  * depth count, where evaluations are sampled at the rate over the share; inside a unit the others
@@ -141,29 +141,36 @@ final class MethodCopies {
   }
 
   /**
-   * Puts the dispatch in front of {@code method}'s own code: {@code Probes.entry()} says which code
-   * this invocation runs; {@code withProbes}, or {@code depthOnly} inside a unit (both {@code
-   * withProbes} when {@code depthOnly} is {@code null}). With a depth-only copy the choice between
-   * the two is made in a third, tiny method, so that the method's own code grows by as few bytes as
-   * possible: the JIT decides what to inline by bytecode size, and a method grown past its limits
-   * would cost in every invocation.
+   * Puts the dispatch in front of {@code method}'s own code: unless {@code Entries.open()} says the
+   * entries are closed, {@code Entries.entry()} says which code this invocation runs; {@code
+   * withProbes}, or {@code depthOnly} inside a unit (both {@code withProbes} when {@code depthOnly}
+   * is {@code null}). With a depth-only copy the choice between the two is made in a third, tiny
+   * method, so that the method's own code grows by as few bytes as possible: the JIT decides what
+   * to inline by bytecode size, and a method grown past its limits would cost in every invocation.
    *
    * <p>A method that does not count depth ({@link DepthCounting}) asks {@code
-   * Probes.sampledEntry()} instead, which never chooses a copy for being in a unit. A short method
-   * ({@link DepthCounting#isShort}) asks {@code Probes.followingEntry()}, or {@code
+   * Entries.sampledEntry()} instead, which never chooses a copy for being in a unit. A short method
+   * ({@link DepthCounting#isShort}) asks {@code Entries.followingEntry()}, or {@code
    * followingCountedEntry()} if it counts depth, which run the copy with probes when the thread's
    * last choice did, and draw nothing.
    *
-   * @param entry the {@code Probes} method that chooses, one of {@code entry}, {@code guardEntry},
+   * @param entry the {@code Entries} method that chooses, one of {@code entry}, {@code guardEntry},
    *     {@code sampledEntry} and their {@code following} forms for short methods
+   * @param closable whether the dispatch first tests {@code Entries.open()} (sampling windows) and
+   *     runs the own code when the entries are closed; a guard's entry tests that itself
    * @return the method to add to the class as well, the chooser, or {@code null}
    */
   static MethodNode dispatch(
-      String owner, MethodNode method, MethodNode withProbes, MethodNode depthOnly, String entry) {
+      String owner,
+      MethodNode method,
+      MethodNode withProbes,
+      MethodNode depthOnly,
+      String entry,
+      boolean closable) {
     int choice = method.maxLocals; // a new local, used only here
     method.maxLocals++;
     LabelNode own = new LabelNode();
-    InsnList code = choice(method, entry, choice, own);
+    InsnList code = choice(method, entry, closable, choice, own);
     MethodNode chooser = null;
     if (depthOnly != null) {
       chooser = chooser(owner, method, withProbes, depthOnly);
@@ -216,8 +223,9 @@ final class MethodCopies {
 
   /**
    * About how many bytes {@link #dispatch} adds in front of a method's own code: the entry's call,
-   * the choice's store, load and test, the arguments' loads, the call to the chooser and the
-   * return. What the JIT weighs is the method with it.
+   * the choice's store, load and test, the arguments' loads, the call to the chooser and the return
+   * (and six more for the open test, with sampling windows). What the JIT weighs is the method with
+   * it.
    */
   private static int dispatchSize(MethodNode method) {
     return 3 + 2 + 2 + 3 + 2 * argumentSlots(method) + 2 + 3 + 1;
@@ -230,17 +238,23 @@ final class MethodCopies {
    * must be fully rewritten; they are not added to the class. As in {@link #dispatch}, without a
    * depth-only copy every invocation that is not the own code's runs {@code withProbes}.
    *
-   * @param entry the {@code Probes} method that chooses, as in {@link #dispatch}
+   * @param entry the {@code Entries} method that chooses, as in {@link #dispatch}
+   * @param closable as in {@link #dispatch}
    */
   static void merge(
-      MethodNode method, String owner, MethodNode withProbes, MethodNode depthOnly, String entry) {
+      MethodNode method,
+      String owner,
+      MethodNode withProbes,
+      MethodNode depthOnly,
+      String entry,
+      boolean closable) {
     boolean twoCopies = depthOnly != null;
     int choice = method.maxLocals; // a new local, used only here
     method.maxLocals++;
     LabelNode own = new LabelNode();
     LabelNode probes = new LabelNode();
     LabelNode depth = twoCopies ? new LabelNode() : null;
-    InsnList code = choice(method, entry, choice, own);
+    InsnList code = choice(method, entry, closable, choice, own);
     if (twoCopies) {
       code.add(new VarInsnNode(Opcodes.ILOAD, choice));
       code.add(new InsnNode(Opcodes.ICONST_1)); // Probes.PROBES
@@ -285,7 +299,8 @@ final class MethodCopies {
    * The start of every dispatch: the entry's choice into local {@code choice}, and a jump to {@code
    * own} for {@code Probes.OWN}; the rest of the choice is left to the caller.
    */
-  private static InsnList choice(MethodNode method, String entry, int choice, LabelNode own) {
+  private static InsnList choice(
+      MethodNode method, String entry, boolean closable, int choice, LabelNode own) {
     InsnList code = new InsnList();
     LineNumberNode firstLine = firstLine(method);
     if (firstLine != null) {
@@ -294,8 +309,16 @@ final class MethodCopies {
       code.add(start);
       code.add(new LineNumberNode(firstLine.line, start));
     }
+    if (closable && !entry.contains("Guard")) {
+      // Closed entries (between sampling windows) leave the own code to run without looking at
+      // the thread; a guard's entry tests that itself, since its unit still needs the guard.
+      // stack: (empty, method entry)
+      code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.ENTRIES, "open", "()Z"));
+      // stack: open
+      code.add(new JumpInsnNode(Opcodes.IFEQ, own));
+    }
     // stack: (empty, method entry)
-    code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.PROBES, entry, "()I"));
+    code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.ENTRIES, entry, "()I"));
     code.add(new VarInsnNode(Opcodes.ISTORE, choice));
     code.add(new VarInsnNode(Opcodes.ILOAD, choice));
     code.add(new JumpInsnNode(Opcodes.IFEQ, own)); // Probes.OWN

@@ -48,6 +48,9 @@ final class MethodRewriter {
   static final String CHECKED = "dev/whyslow/agent/bootstrap/CheckedProbes";
   static final String UNITS = "dev/whyslow/agent/bootstrap/Units";
 
+  /** The entries that choose between a method's own code and its copies. */
+  static final String ENTRIES = "dev/whyslow/agent/bootstrap/Entries";
+
   static final String UNIT_ENTRIES = "dev/whyslow/agent/bootstrap/UnitEntries";
   private static final String DEPTH = "depth";
 

@@ -7,7 +7,7 @@ import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
- * A recursion is one sampling decision. A method with copies asks {@code Probes.entry()} at every
+ * A recursion is one sampling decision. A method with copies asks {@code Entries.entry()} at every
  * invocation which code to run; a recursive method such as a quicksort (44,000 calls per sort of
  * 50,000 elements) paid that decision, a thread-state fetch and a countdown step, at every level,
  * about 2 % of the sort. When a method calls nothing but itself and the JDK, its calls to itself

@@ -10,7 +10,7 @@ import org.objectweb.asm.tree.MethodNode;
 /**
  * Points the lambda sites of an instrumented class at {@code StableLambdas}, which links each site
  * once however often the class is retransformed, so the class keeps its lambda classes. Done in
- * every form of the class (as it loads, in full, dormant) so the first link is the one kept.
+ * every form of the class (as it loads, and at each retransformation) so the first link is kept.
  */
 final class StableLambdaSites {
   private static final String METAFACTORY = "java/lang/invoke/LambdaMetafactory";

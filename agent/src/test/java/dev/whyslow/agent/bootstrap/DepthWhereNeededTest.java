@@ -40,16 +40,16 @@ class DepthWhereNeededTest {
 
     Units.begin("com.acme.Router.handle");
     notSampledNext();
-    assertThat(Probes.entry()).isEqualTo(Probes.OWN);
-    assertThat(Probes.followingCountedEntry()).isEqualTo(Probes.OWN);
+    assertThat(Entries.entry()).isEqualTo(Probes.OWN);
+    assertThat(Entries.followingCountedEntry()).isEqualTo(Probes.OWN);
     notSampledNext();
-    assertThat(Probes.guardEntry()).isEqualTo(Probes.DEPTH);
-    assertThat(Probes.followingGuardEntry()).isEqualTo(Probes.DEPTH);
+    assertThat(Entries.guardEntry()).isEqualTo(Probes.DEPTH);
+    assertThat(Entries.followingGuardEntry()).isEqualTo(Probes.DEPTH);
     Units.end();
 
     notSampledNext();
-    assertThat(Probes.guardEntry()).isEqualTo(Probes.OWN);
-    assertThat(Probes.entry()).isEqualTo(Probes.OWN);
+    assertThat(Entries.guardEntry()).isEqualTo(Probes.OWN);
+    assertThat(Entries.entry()).isEqualTo(Probes.OWN);
   }
 
   @Test
@@ -87,13 +87,13 @@ class DepthWhereNeededTest {
 
     Units.afterWait("com.acme.Worker.loop");
     notSampledNext();
-    assertThat(Probes.entry()).isEqualTo(Probes.DEPTH);
+    assertThat(Entries.entry()).isEqualTo(Probes.DEPTH);
     Units.beforeWait();
 
     Units.setTraceShare(1);
     Units.begin("com.acme.Router.handle");
     notSampledNext();
-    assertThat(Probes.entry()).isEqualTo(Probes.DEPTH);
+    assertThat(Entries.entry()).isEqualTo(Probes.DEPTH);
     Units.end();
   }
 
@@ -103,15 +103,15 @@ class DepthWhereNeededTest {
     Units.publish(counted);
     Units.begin("com.acme.Router.handle");
     notSampledNext();
-    assertThat(Probes.entry()).isEqualTo(Probes.DEPTH);
-    assertThat(Probes.guardEntry()).isEqualTo(Probes.DEPTH);
+    assertThat(Entries.entry()).isEqualTo(Probes.DEPTH);
+    assertThat(Entries.guardEntry()).isEqualTo(Probes.DEPTH);
     Units.end();
 
     Units.countDepthOnlyWhereNeeded(counted);
     Units.publish(model(new long[][] {{0L, 1L}})); // a newer model, its guards not prepared
     Units.begin("com.acme.Router.handle");
     notSampledNext();
-    assertThat(Probes.entry()).isEqualTo(Probes.DEPTH);
+    assertThat(Entries.entry()).isEqualTo(Probes.DEPTH);
     Units.end();
   }
 

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** {@link Probes#entry()}: which invocations run their probes, their depth count, or neither. */
+/** {@link Entries#entry()}: which invocations run their probes, their depth count, or neither. */
 class InvocationSamplingTest {
   private static final int CALLS = 200_000;
 
@@ -89,7 +89,7 @@ class InvocationSamplingTest {
     int sampled = 0;
     for (int i = 0; i < 1_000; i++) {
       Probes.setSamplingRate(1e-6, 1e-6); // a new generation before every call
-      sampled += Probes.entry() == Probes.PROBES ? 1 : 0;
+      sampled += Entries.entry() == Probes.PROBES ? 1 : 0;
     }
     assertThat(sampled).isZero();
   }
@@ -99,10 +99,10 @@ class InvocationSamplingTest {
     Probes.setSamplingRate(1e-4, 0.05);
     int sampled = 0;
     for (int i = 0; i < CALLS; i++) {
-      int choice = Probes.entry();
+      int choice = Entries.entry();
       int expected = choice == Probes.PROBES ? Probes.PROBES : Probes.OWN;
-      assertThat(Probes.followingEntry()).isEqualTo(expected);
-      assertThat(Probes.followingEntry()).as("it counted nothing").isEqualTo(expected);
+      assertThat(Entries.followingEntry()).isEqualTo(expected);
+      assertThat(Entries.followingEntry()).as("it counted nothing").isEqualTo(expected);
       sampled += choice == Probes.PROBES ? 1 : 0;
     }
     assertThat((double) sampled).isCloseTo(10_000, within(500.0));
@@ -115,9 +115,9 @@ class InvocationSamplingTest {
     int probes = 0;
     int calls = 0;
     for (int i = 0; i < CALLS; i++) {
-      Probes.entry();
+      Entries.entry();
       for (int k = 0; k < i % 3; k++, calls++) { // zero, one or two short calls after each choice
-        probes += Probes.followingEntry() == Probes.PROBES ? 1 : 0;
+        probes += Entries.followingEntry() == Probes.PROBES ? 1 : 0;
       }
     }
     // 200,000 calls in groups following one choice each: mean 10,000, sd about 130.
@@ -132,9 +132,9 @@ class InvocationSamplingTest {
     Whyslow.unitBegin("test.unit");
     try {
       for (int i = 0; i < 20_000; i++) {
-        int choice = Probes.entry(); // PROBES or DEPTH in a unit
-        assertThat(Probes.followingCountedEntry()).isEqualTo(choice);
-        assertThat(Probes.followingEntry())
+        int choice = Entries.entry(); // PROBES or DEPTH in a unit
+        assertThat(Entries.followingCountedEntry()).isEqualTo(choice);
+        assertThat(Entries.followingEntry())
             .as("one that counts no depth runs its own code")
             .isEqualTo(choice == Probes.PROBES ? Probes.PROBES : Probes.OWN);
       }
@@ -146,24 +146,24 @@ class InvocationSamplingTest {
   @Test
   void aShortMethodRunsNoProbesWhenKilledBusyOrAfterARateChange() {
     Probes.setSamplingRate(1.0);
-    Probes.entry();
-    assertThat(Probes.followingEntry()).isEqualTo(Probes.PROBES);
+    Entries.entry();
+    assertThat(Entries.followingEntry()).isEqualTo(Probes.PROBES);
     Probes.setEnabled(false);
     for (int i = 0; i < 1_000; i++) {
-      Probes.entry();
-      assertThat(Probes.followingEntry()).isEqualTo(Probes.OWN);
+      Entries.entry();
+      assertThat(Entries.followingEntry()).isEqualTo(Probes.OWN);
     }
     Probes.setEnabled(true);
     Probes.setSamplingRate(1e-6, 1e-6);
-    assertThat(Probes.followingEntry())
+    assertThat(Entries.followingEntry())
         .as("the choice drawn at the resync, with a share of one in a million")
         .isEqualTo(Probes.OWN);
     Probes.setSamplingRate(1e-4, 1.0);
     ThreadState s = Probes.state();
     s.busy = true;
     try {
-      Probes.entry();
-      assertThat(Probes.followingEntry()).as("the sampled path's own call").isEqualTo(Probes.OWN);
+      Entries.entry();
+      assertThat(Entries.followingEntry()).as("the sampled path's own call").isEqualTo(Probes.OWN);
     } finally {
       s.busy = false;
     }
@@ -178,7 +178,7 @@ class InvocationSamplingTest {
       Thread t =
           new Thread(
               () -> {
-                if (Probes.followingEntry() == Probes.PROBES) {
+                if (Entries.followingEntry() == Probes.PROBES) {
                   probes.incrementAndGet();
                 }
               });
@@ -193,13 +193,13 @@ class InvocationSamplingTest {
   @Test
   void withAShareOfOneAShortMethodRunsItsProbesBeforeAnyChoice() {
     Probes.setSamplingRate(1.0);
-    assertThat(Probes.followingEntry()).isEqualTo(Probes.PROBES);
+    assertThat(Entries.followingEntry()).isEqualTo(Probes.PROBES);
   }
 
   private static int[] entries() {
     int[] counts = new int[3];
     for (int i = 0; i < CALLS; i++) {
-      counts[Probes.entry()]++;
+      counts[Entries.entry()]++;
     }
     return counts;
   }

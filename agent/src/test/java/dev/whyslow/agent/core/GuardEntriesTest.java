@@ -3,6 +3,7 @@ package dev.whyslow.agent.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.whyslow.agent.bootstrap.ContextTable;
+import dev.whyslow.agent.bootstrap.Entries;
 import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.bootstrap.RecordingUnitListener;
 import dev.whyslow.agent.bootstrap.UnitModel;
@@ -136,7 +137,7 @@ class GuardEntriesTest {
   private static int entryInAUnit() {
     Units.begin("com.acme.Router.handle");
     try {
-      return Probes.entry();
+      return Entries.entry();
     } finally {
       Units.end();
     }

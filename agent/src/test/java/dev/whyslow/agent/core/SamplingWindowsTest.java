@@ -6,7 +6,6 @@ import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.config.InvocationSampling;
 import dev.whyslow.agent.config.LogLevel;
 import dev.whyslow.agent.config.SamplingWindowSettings;
-import dev.whyslow.agent.instrument.Dormancy;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -18,13 +17,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The windows' states on a clock the test moves, with a retransformer that records each form. */
+/** The windows' states on a clock the test moves, with a gate that records each change. */
 class SamplingWindowsTest {
   private static final long S = 1_000_000_000L;
 
   private final AtomicLong now = new AtomicLong(1_000 * S);
-  private final Dormancy dormancy = new Dormancy();
-  private final List<Boolean> forms = new ArrayList<>(); // dormant or not, at each retransformation
+  private final List<Boolean> forms = new ArrayList<>(); // closed or not, at each change
+  private final AtomicBoolean closed = new AtomicBoolean(false); // as the gate left the entries
   private final AtomicReference<String> blocked = new AtomicReference<>(null);
   private final AtomicBoolean settled = new AtomicBoolean(true);
   private final AtomicBoolean refuse = new AtomicBoolean(false);
@@ -41,19 +40,30 @@ class SamplingWindowsTest {
     plan.setRate(1e-4);
     return new SamplingWindows(
         settings,
-        dormancy,
         plan,
-        () -> {
-          if (refuse.get()) {
-            throw new UnsupportedOperationException("class redefinition failed");
+        new SamplingWindows.Gate() {
+          @Override
+          public void close() {
+            change(true);
           }
-          forms.add(dormancy.isDormant());
-          return 7;
+
+          @Override
+          public void open() {
+            change(false);
+          }
         },
         blocked::get,
         settled::get,
         now::get,
         new AgentLog(LogLevel.INFO, new PrintStream(logged, true, StandardCharsets.UTF_8)));
+  }
+
+  private void change(boolean close) {
+    if (refuse.get() && close) {
+      throw new IllegalStateException("closing failed");
+    }
+    forms.add(close);
+    closed.set(close);
   }
 
   private String log() {
@@ -73,7 +83,7 @@ class SamplingWindowsTest {
 
     w.poll();
     assertThat(w.state()).as(log()).isEqualTo(SamplingWindows.State.OPEN);
-    assertThat(forms).isEmpty(); // the classes carry their probes already
+    assertThat(forms).isEmpty(); // the entries are open already
     // Ten times the rate over the window, as far as the steady share allows (1/1000 here).
     assertThat(Probes.samplingRate()).isEqualTo(1e-3);
     assertThat(log()).contains("the probes stay in for 30.0s every 300.0s");
@@ -86,13 +96,14 @@ class SamplingWindowsTest {
     assertThat(w.state()).isEqualTo(SamplingWindows.State.DORMANT);
     assertThat(forms).containsExactly(true);
     assertThat(Probes.samplingRate()).isEqualTo(1e-4);
-    assertThat(log()).contains("7 classes lie dormant until the next sampling window");
+    assertThat(log())
+        .contains("instrumented methods run their own code until the next sampling window");
 
     now.addAndGet(270 * S);
     w.poll();
     assertThat(w.state()).isEqualTo(SamplingWindows.State.OPEN);
     assertThat(forms).containsExactly(true, false);
-    assertThat(dormancy.isDormant()).isFalse();
+    assertThat(closed).isFalse();
     assertThat(Probes.samplingRate()).isEqualTo(1e-3);
     assertThat(w.windowsOpened()).isEqualTo(2);
   }
@@ -133,7 +144,7 @@ class SamplingWindowsTest {
   }
 
   @Test
-  void aRefusedRetransformationLeavesTheClassesAsTheyWereAndStopsTheWindows() {
+  void aFailureStopsTheWindowsAndLeavesTheEntriesOpen() {
     SamplingWindows w = windows(new SamplingWindowSettings(true, 30_000, 300_000));
     blocked.set("");
     refuse.set(true);
@@ -142,19 +153,10 @@ class SamplingWindowsTest {
     w.poll();
 
     assertThat(w.state()).isEqualTo(SamplingWindows.State.OFF);
-    assertThat(dormancy.isDormant()).isFalse(); // what the classes still are
-    assertThat(log()).contains("sampling windows stopped: the classes could not lie dormant");
-
-    SamplingWindows later = windows(new SamplingWindowSettings(true, 30_000, 300_000));
-    refuse.set(false);
-    later.poll();
-    now.addAndGet(30 * S);
-    later.poll();
-    refuse.set(true);
-    now.addAndGet(270 * S);
-    later.poll();
-    assertThat(later.state()).isEqualTo(SamplingWindows.State.OFF);
-    assertThat(dormancy.isDormant()).isTrue();
-    assertThat(Probes.samplingRate()).isEqualTo(1e-4);
+    assertThat(closed).isFalse();
+    assertThat(forms).containsExactly(false); // opened again when they stopped
+    assertThat(log())
+        .contains("sampling windows stopped: they failed")
+        .contains("the probes stay in use all the time");
   }
 }

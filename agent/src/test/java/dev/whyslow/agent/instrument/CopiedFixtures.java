@@ -23,9 +23,17 @@ final class CopiedFixtures {
 
   /** Instruments and loads {@code c}, and makes its counters the process run. */
   static Installed install(Class<?> c) throws Exception {
+    return install(c, false);
+  }
+
+  /**
+   * As {@link #install(Class)}; with {@code closable}, each dispatch first tests whether the
+   * entries are open, as with sampling windows.
+   */
+  static Installed install(Class<?> c, boolean closable) throws Exception {
     SiteRegistry registry = new SiteRegistry(10_000);
     ChunkedRunCounts counts = new ChunkedRunCounts(registry.slotCapacity());
-    byte[] bytes = instrument(c, registry);
+    byte[] bytes = instrument(c, registry, true, closable);
     Class<?> type = load(c, bytes);
     Probes.setProcessRun(counts);
     return new Installed(registry, counts, bytes, type);
@@ -43,23 +51,26 @@ final class CopiedFixtures {
 
   /** {@code c}'s class file rewritten with copies, units on, its sites in {@code registry}. */
   static byte[] instrument(Class<?> c, SiteRegistry registry) throws Exception {
-    return instrument(c, registry, true);
+    return instrument(c, registry, true, false);
   }
 
   /** As {@link #instrument(Class, SiteRegistry)}; without copies, probes go inline. */
   static byte[] instrument(Class<?> c, SiteRegistry registry, boolean copies) throws Exception {
+    return instrument(c, registry, copies, false);
+  }
+
+  private static byte[] instrument(
+      Class<?> c, SiteRegistry registry, boolean copies, boolean closable) throws Exception {
     byte[] original;
     try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
       original = in.readAllBytes();
     }
-    return new ClassInstrumenter(
-            registry,
-            ProbeSet.DEFAULT,
-            new InstrumentationCounters(),
-            new MethodRegistry(),
-            true,
-            List.of(),
-            copies)
+    return ClassInstrumenter.builder(registry, ProbeSet.DEFAULT, new InstrumentationCounters())
+        .methods(new MethodRegistry())
+        .units(true, List.of())
+        .copies(copies)
+        .closableEntries(closable)
+        .build()
         .instrument(original);
   }
 

@@ -37,13 +37,11 @@ class DepthTransformationTest {
       original = in.readAllBytes();
     }
     instrumented =
-        new ClassInstrumenter(
-                new SiteRegistry(10_000),
-                ProbeSet.DEFAULT,
-                new InstrumentationCounters(),
-                new MethodRegistry(),
-                true,
-                List.of())
+        ClassInstrumenter.builder(
+                new SiteRegistry(10_000), ProbeSet.DEFAULT, new InstrumentationCounters())
+            .methods(new MethodRegistry())
+            .units(true, List.of())
+            .build()
             .instrument(original);
     fixture =
         Class.forName(Depths.class.getName(), true, new BytesLoader(Depths.class, instrumented));

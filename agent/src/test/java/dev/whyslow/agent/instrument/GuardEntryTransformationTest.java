@@ -25,7 +25,7 @@ import org.objectweb.asm.tree.MethodNode;
 import sample.fixture.Depths;
 
 /**
- * A guard method's dispatch asks {@code Probes.guardEntry()} ({@link GuardMethods}), so that in a
+ * A guard method's dispatch asks {@code Entries.guardEntry()} ({@link GuardMethods}), so that in a
  * unit whose guards need no depth it still counts its frame and reaches the guard while the other
  * methods run their own code.
  */
@@ -46,15 +46,13 @@ class GuardEntryTransformationTest {
     GuardMethods guards = new GuardMethods();
     guards.set(new int[] {guardId});
     instrumented =
-        new ClassInstrumenter(
-                new SiteRegistry(10_000),
-                ProbeSet.DEFAULT,
-                new InstrumentationCounters(),
-                methods,
-                true,
-                List.of(),
-                true,
-                guards)
+        ClassInstrumenter.builder(
+                new SiteRegistry(10_000), ProbeSet.DEFAULT, new InstrumentationCounters())
+            .methods(methods)
+            .units(true, List.of())
+            .copies(true)
+            .guards(guards)
+            .build()
             .instrument(original);
     fixture =
         Class.forName(Depths.class.getName(), true, new BytesLoader(Depths.class, instrumented));
@@ -113,7 +111,7 @@ class GuardEntryTransformationTest {
       }
       for (AbstractInsnNode insn : method.instructions) {
         if (insn instanceof MethodInsnNode call
-            && call.owner.equals(MethodRewriter.PROBES)
+            && call.owner.equals(MethodRewriter.ENTRIES)
             && call.name.toLowerCase().contains("entry")) {
           entries.add(call.name);
         }

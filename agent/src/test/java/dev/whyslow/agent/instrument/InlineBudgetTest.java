@@ -20,7 +20,7 @@ import org.objectweb.asm.tree.MethodNode;
  * ({@code C1MaxInlineSize}, also C2's {@code MaxInlineSize} at a call site that is not hot), and
  * fewer slots of stack and locals besides the arguments than {@code C1InlineStackLimit} (5 on JDK
  * 17: PrintInlining showed a callee with 5 refused, "callee uses too much stack"). One over and C1
- * calls them instead: {@code Probes.entry} was 36 bytes, and the depth count's entry 63 bytes
+ * calls them instead: {@code Entries.entry} was 36 bytes, and the depth count's entry 63 bytes
  * (bench/LATENCY.md).
  */
 class InlineBudgetTest {
@@ -33,10 +33,10 @@ class InlineBudgetTest {
   @Test
   void theEntryChoiceAndTheDepthCountStayWithinWhatC1Inlines() throws IOException {
     List<MethodNode> methods = new ArrayList<>();
-    methods.add(method("Probes", "entry"));
-    methods.add(method("Probes", "sampledEntry"));
-    methods.add(method("Probes", "followingEntry"));
-    methods.add(method("Probes", "followingCountedEntry"));
+    methods.add(method("Entries", "entry"));
+    methods.add(method("Entries", "sampledEntry"));
+    methods.add(method("Entries", "followingEntry"));
+    methods.add(method("Entries", "followingCountedEntry"));
     for (int word = 0; word < 4; word++) {
       methods.add(method("UnitEntries", "enter" + word));
     }
@@ -48,10 +48,10 @@ class InlineBudgetTest {
   void theEntryChoiceAndTheLookupFitTheSmallerLimitsOfNestedInlining() throws IOException {
     // C1 allows each level of inlining 90 % of the size of the level above: 31 bytes one level
     // down, where the dispatch of a short instrumented method inlined into its caller sits.
-    assertThat(BytecodeSize.of(method("Probes", "entry"))).isLessThanOrEqualTo(31);
-    assertThat(BytecodeSize.of(method("Probes", "sampledEntry"))).isLessThanOrEqualTo(31);
-    assertThat(BytecodeSize.of(method("Probes", "followingEntry"))).isLessThanOrEqualTo(31);
-    assertThat(BytecodeSize.of(method("Probes", "followingCountedEntry"))).isLessThanOrEqualTo(31);
+    assertThat(BytecodeSize.of(method("Entries", "entry"))).isLessThanOrEqualTo(31);
+    assertThat(BytecodeSize.of(method("Entries", "sampledEntry"))).isLessThanOrEqualTo(31);
+    assertThat(BytecodeSize.of(method("Entries", "followingEntry"))).isLessThanOrEqualTo(31);
+    assertThat(BytecodeSize.of(method("Entries", "followingCountedEntry"))).isLessThanOrEqualTo(31);
     // And the lookup one and two levels below the entry's choice (at 33 bytes in one method, C1
     // found it "too large" there).
     assertThat(BytecodeSize.of(method("ThreadStates", "current"))).isLessThanOrEqualTo(28);

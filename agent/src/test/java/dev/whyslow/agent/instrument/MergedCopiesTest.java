@@ -55,7 +55,7 @@ class MergedCopiesTest {
     for (String name : List.of("score", "calleeDepth", "throwsOut")) {
       assertThat(node.methods).noneMatch(m -> m.name.startsWith(name + MethodCopies.SUFFIX));
       MethodNode merged = CopiedFixtures.method(node, name);
-      assertThat(calls(merged, MethodRewriter.PROBES, "entry")).as(name).isOne();
+      assertThat(calls(merged, MethodRewriter.ENTRIES, "entry")).as(name).isOne();
       assertThat(calls(merged, MethodRewriter.UNIT_ENTRIES, null)).as(name).isEqualTo(2);
     }
     assertThat(node.methods)

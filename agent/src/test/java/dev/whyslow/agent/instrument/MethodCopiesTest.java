@@ -3,6 +3,7 @@ package dev.whyslow.agent.instrument;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.whyslow.agent.bootstrap.Entries;
 import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.bootstrap.RecordingUnitListener;
 import dev.whyslow.agent.bootstrap.Units;
@@ -23,7 +24,7 @@ import sample.fixture.Depths;
 import sample.fixture.InlineAndCopied;
 
 /**
- * Instrumented methods keep their own code and choose at entry, with {@code Probes.entry()},
+ * Instrumented methods keep their own code and choose at entry, with {@code Entries.entry()},
  * between it, their copy with probes (a sampled invocation) and their depth-only copy (inside a
  * unit). {@code Depths.calleeDepth()} shows which ran: 1 when frames count depth, 0 when they do
  * not. A share of 1 samples every invocation; a share of one in a million, none in these tests.
@@ -60,6 +61,44 @@ class MethodCopiesTest {
   }
 
   @Test
+  void withTheEntriesClosedEveryInvocationRunsTheOwnCodeEvenInAUnit() throws Exception {
+    CopiedFixtures.uninstall();
+    installed = CopiedFixtures.install(Depths.class, true);
+    Probes.setSamplingRate(1.0);
+    Entries.setOpen(false);
+    try {
+      assertThat(call("calleeDepth")).as("sampled at rate 1, were the entries open").isZero();
+      Units.install(new RecordingUnitListener());
+      Whyslow.unitBegin("test.unit");
+      try {
+        assertThat(call("calleeDepth")).as("no depth counted either").isZero();
+        assertThat(call("throughShortCaller")).isZero();
+      } finally {
+        Whyslow.unitEnd();
+      }
+      assertThat(total()).isZero();
+    } finally {
+      Entries.setOpen(true);
+    }
+    assertThat(call("calleeDepth")).as("open again").isEqualTo(1);
+    assertThat(total()).isPositive();
+  }
+
+  @Test
+  void withoutSamplingWindowsNoMethodTestsWhetherTheEntriesAreOpen() throws Exception {
+    Entries.setOpen(false);
+    try {
+      assertThat(call("calleeDepth")).as("sampled at rate 1: the copy ran").isEqualTo(1);
+    } finally {
+      Entries.setOpen(true);
+    }
+    ClassNode node = new ClassNode();
+    new ClassReader(installed.bytes()).accept(node, 0);
+    assertThat(node.methods)
+        .allSatisfy(m -> assertThat(calls(m, MethodRewriter.ENTRIES, "open")).isZero());
+  }
+
+  @Test
   void insideAUnitInvocationsNotSampledCountDepthWithoutProbes() throws Exception {
     sampleNoInvocation();
     Units.install(new RecordingUnitListener());
@@ -91,8 +130,8 @@ class MethodCopiesTest {
     ClassNode node = new ClassNode();
     new ClassReader(installed.bytes()).accept(node, 0);
     MethodNode own = method(node, "shortChild");
-    assertThat(calls(own, MethodRewriter.PROBES, "followingEntry")).isOne();
-    assertThat(calls(own, MethodRewriter.PROBES, "entry")).isZero();
+    assertThat(calls(own, MethodRewriter.ENTRIES, "followingEntry")).isOne();
+    assertThat(calls(own, MethodRewriter.ENTRIES, "entry")).isZero();
     assertThat(node.methods)
         .noneMatch(m -> m.name.startsWith("shortChild" + MethodCopies.SUFFIX + "$"));
   }
@@ -112,9 +151,9 @@ class MethodCopiesTest {
     assertThat(total()).isZero();
     ClassNode node = new ClassNode();
     new ClassReader(installed.bytes()).accept(node, 0);
-    assertThat(calls(method(node, "shortCaller"), MethodRewriter.PROBES, "followingCountedEntry"))
+    assertThat(calls(method(node, "shortCaller"), MethodRewriter.ENTRIES, "followingCountedEntry"))
         .isOne();
-    assertThat(calls(method(node, "child"), MethodRewriter.PROBES, "entry")).isOne();
+    assertThat(calls(method(node, "child"), MethodRewriter.ENTRIES, "entry")).isOne();
   }
 
   @Test

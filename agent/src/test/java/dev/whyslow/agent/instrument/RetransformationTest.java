@@ -41,23 +41,18 @@ class RetransformationTest {
   private InstrumentationCounters counters;
   private ProbeTransformer transformer;
   private final List<String> failures = new CopyOnWriteArrayList<>();
-  private final Dormancy dormancy = new Dormancy();
 
   @BeforeEach
   void installTransformer() {
     instrumentation = ByteBuddyAgent.install();
     counters = new InstrumentationCounters();
     ClassInstrumenter instrumenter =
-        new ClassInstrumenter(
-            new SiteRegistry(10_000),
-            ProbeSet.DEFAULT,
-            counters,
-            new MethodRegistry(),
-            true,
-            List.of(),
-            true,
-            new GuardMethods(),
-            dormancy);
+        ClassInstrumenter.builder(new SiteRegistry(10_000), ProbeSet.DEFAULT, counters)
+            .methods(new MethodRegistry())
+            .units(true, List.of())
+            .copies(true)
+            .guards(new GuardMethods())
+            .build();
     transformer =
         new ProbeTransformer(
             new Scope(List.of(FIXTURE + "Branchy", FIXTURE + "LambdaKinds"), List.of()),
@@ -93,27 +88,6 @@ class RetransformationTest {
   }
 
   @Test
-  void aClassWithCopiesLiesDormantAndTakesItsProbesBack() throws Exception {
-    Class<?> branchy = new IsolatedLoader(FIXTURE).loadClass(FIXTURE + "Branchy");
-    List<String> before = methodNames(branchy);
-    Method sign = branchy.getMethod("sign", int.class);
-
-    dormancy.set(true);
-    instrumentation.retransformClasses(branchy);
-    assertThat(sign.invoke(null, -3)).isEqualTo(-1);
-    dormancy.set(false);
-    instrumentation.retransformClasses(branchy);
-
-    assertThat(failures).isEmpty();
-    assertThat(counters.methodsDormant()).isPositive();
-    assertThat(counters.classesInstrumented()).isEqualTo(1);
-    assertThat(counters.classesReinstrumented()).isEqualTo(2);
-    assertThat(methodNames(branchy)).isEqualTo(before);
-    assertThat(List.of(sign.invoke(null, 5), sign.invoke(null, -3), sign.invoke(null, 0)))
-        .containsExactly(1, -1, 0);
-  }
-
-  @Test
   void aClassLoadedBeforeTheAgentIsRetransformedWithoutCopies() throws Exception {
     Class<?> branchy;
     instrumentation.removeTransformer(transformer);
@@ -137,8 +111,8 @@ class RetransformationTest {
     Class<?> kinds = new IsolatedLoader(FIXTURE).loadClass(FIXTURE + "LambdaKinds");
     List<Object> before = lambdas(kinds);
 
-    retransform(kinds, true);
-    retransform(kinds, false);
+    instrumentation.retransformClasses(kinds);
+    instrumentation.retransformClasses(kinds);
     List<Object> after = lambdas(kinds);
 
     assertThat(failures).isEmpty();
@@ -159,7 +133,7 @@ class RetransformationTest {
     Class<?> kinds = new IsolatedLoader(FIXTURE).loadClass(FIXTURE + "LambdaKinds");
     Object original = kinds.getMethod("serializable", String.class).invoke(null, "kept");
 
-    retransform(kinds, true);
+    instrumentation.retransformClasses(kinds);
     Object copy = roundTrip(original, kinds.getClassLoader());
 
     assertThat(failures).isEmpty();
@@ -167,11 +141,6 @@ class RetransformationTest {
     @SuppressWarnings("unchecked")
     Supplier<String> supplier = (Supplier<String>) copy;
     assertThat(supplier.get()).isEqualTo("kept");
-  }
-
-  private void retransform(Class<?> c, boolean dormant) throws Exception {
-    dormancy.set(dormant);
-    instrumentation.retransformClasses(c);
   }
 
   /** The constant, the adder of 7, the method reference and the serializable supplier. */

@@ -32,13 +32,10 @@ class UnitWrapperTest {
     transformer =
         new ProbeTransformer(
             new Scope(List.of("com.elsewhere"), List.of()),
-            new ClassInstrumenter(
-                new SiteRegistry(10_000),
-                ProbeSet.DEFAULT,
-                counters,
-                new MethodRegistry(),
-                true,
-                List.of()),
+            ClassInstrumenter.builder(new SiteRegistry(10_000), ProbeSet.DEFAULT, counters)
+                .methods(new MethodRegistry())
+                .units(true, List.of())
+                .build(),
             counters,
             null,
             (name, error) -> {

@@ -156,13 +156,10 @@ public final class CountdownFloorBenchmark {
   private static Class<?> instrumentedWorkload(boolean units) throws ClassNotFoundException {
     SiteRegistry sites = new SiteRegistry(1_000_000);
     ClassInstrumenter instrumenter =
-        new ClassInstrumenter(
-            sites,
-            new ProbeSet(true, true),
-            new InstrumentationCounters(),
-            new MethodRegistry(),
-            units,
-            List.of());
+        ClassInstrumenter.builder(sites, new ProbeSet(true, true), new InstrumentationCounters())
+            .methods(new MethodRegistry())
+            .units(units, List.of())
+            .build();
     Probes.warmUp();
     Probes.setProcessRun(new ChunkedRunCounts(sites.slotCapacity()));
     return new InProcessOverheadBenchmark.WorkloadLoader(

@@ -95,14 +95,14 @@ public final class InProcessOverheadBenchmark {
     SiteRegistry sites = new SiteRegistry(1_000_000);
     InstrumentationCounters counters = new InstrumentationCounters();
     ClassInstrumenter instrumenter =
-        new ClassInstrumenter(
-            sites,
-            new ProbeSet(options.branches, options.returns).withFastPath(options.fastPath),
-            counters,
-            new MethodRegistry(),
-            options.units,
-            List.of(),
-            true);
+        ClassInstrumenter.builder(
+                sites,
+                new ProbeSet(options.branches, options.returns).withFastPath(options.fastPath),
+                counters)
+            .methods(new MethodRegistry())
+            .units(options.units, List.of())
+            .copies(true)
+            .build();
     Probes.warmUp();
     Probes.setProcessRun(new ChunkedRunCounts(sites.slotCapacity()));
     // As the agent does: a share of invocations runs the probes, at the rate over the share.
