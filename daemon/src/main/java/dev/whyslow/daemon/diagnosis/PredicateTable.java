@@ -137,7 +137,7 @@ public final class PredicateTable {
         continue;
       }
       if (observedAnySite(stored.run())) {
-        // A run that observed nothing (a unit that ran while the classes lay dormant, say) says
+        // A run that observed nothing (a unit that ran between sampling windows, say) says
         // nothing at any rate: its rate does not make the runs' rates differ.
         builder.samplingRate(stored.run().samplingRate());
       }

@@ -142,7 +142,7 @@ class DiagnosisServiceTest {
   void aRunThatObservedNothingAddsNoRate() {
     PlantedBug data = new PlantedBug(20, 20, 4);
     List<StoredRun> runs = new ArrayList<>(data.runs);
-    // A violation in a unit that ran while the classes lay dormant: labelled, but with no samples.
+    // A violation in a unit that ran between sampling windows: labelled, but with no samples.
     runs.add(TestRuns.run(501, Label.FAILURE, 1e-3, List.of()));
 
     DiagnosisReport report =
