@@ -8,8 +8,8 @@ package dev.whyslow.agent.bootstrap;
  * <p>Between sampling windows ({@code SamplingWindows}) the entries are closed: every instrumented
  * method tests {@link #open()} before it asks its entry, and runs its own code when they are
  * closed, without looking at its thread. The thread-state lookup and countdown step at every
- * invocation were most of what the agent cost the example shop's requests (bench/LATENCY.md); a
- * static flag costs a load and a branch, and changing it needs no retransformation and no
+ * invocation were about half of what the agent cost the example shop's requests (bench/LATENCY.md);
+ * a static flag costs a load and a branch, and changing it needs no retransformation and no
  * recompilation once the JIT has seen both answers. A guard method's entry tests the flag itself,
  * since its unit still needs the guard while the entries are closed.
  */

@@ -13,9 +13,9 @@ import java.util.function.Supplier;
  * has settled, and closes the entries in between ({@link Entries#open}): closed, every instrumented
  * method runs its own code, as javac wrote it, after one test of a static flag. Every entry's
  * choice between a method's own code and its copies (a thread-state lookup and a countdown step)
- * cost the example shop's requests most of what the agent added as a service, and no cheaper form
- * of it came near the 2 % budget (bench/LATENCY.md). Units stay timed and typed while the entries
- * are closed: a guard method's entry still answers whether its unit needs the guard.
+ * cost the example shop's requests about half of what the agent added as a service, and no cheaper
+ * form of it came near the 2 % budget (bench/LATENCY.md). Units stay timed and typed while the
+ * entries are closed: a guard method's entry still answers whether its unit needs the guard.
  *
  * <p>Inside a window the rate is raised by the period over the window ({@link
  * SamplingPlan#raiseBy}), as far as sampled invocations allow: the samples a unit type gathers over
