@@ -134,16 +134,6 @@ public final class ProbeTransformer implements ClassFileTransformer {
   }
 
   /**
-   * Whether this transformer instrumented {@code c} (in scope, with probes or depth counts), as it
-   * loaded or when it was retransformed: the classes a change of form must retransform.
-   */
-  public boolean instrumented(Class<?> c) {
-    Map<String, Boolean> names =
-        instrumented.get(c.getClassLoader() == null ? BOOTSTRAP : c.getClassLoader());
-    return names != null && names.containsKey(c.getName().replace('.', '/'));
-  }
-
-  /**
    * Instrumented code in a named module (e.g. {@code java.util} in {@code java.base}) must read the
    * probes' module, the unnamed module of the bootstrap loader, or the probe calls fail.
    */
