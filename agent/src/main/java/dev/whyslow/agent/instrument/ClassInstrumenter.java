@@ -316,6 +316,8 @@ public final class ClassInstrumenter {
       MethodNode depthOnly,
       int methodId,
       boolean guard) {
+    // A guard's entry tests whether the entries are open itself: its unit still needs the guard.
+    boolean closable = closableEntries && !guard;
     String copied = own.name + MethodCopies.SUFFIX;
     String depth = copied + MethodCopies.DEPTH_SUFFIX;
     boolean recursesAlone = SelfCalls.recursesAlone(node.name, node.access, own);
@@ -324,7 +326,7 @@ public final class ClassInstrumenter {
         MethodRewriter.rewrite(depthOnly, List.of(), new int[0], ProbeFrames.NONE, methodId);
       }
       MethodCopies.merge(
-          own, node.name, withProbes, depthOnly, entryFor(own, methodId, guard), closableEntries);
+          own, node.name, withProbes, depthOnly, entryFor(own, methodId, guard), closable);
       return;
     }
     if (recursesAlone) {
@@ -350,7 +352,7 @@ public final class ClassInstrumenter {
     }
     MethodNode chooser =
         MethodCopies.dispatch(
-            node.name, own, withProbes, depthOnly, entryFor(own, methodId, guard), closableEntries);
+            node.name, own, withProbes, depthOnly, entryFor(own, methodId, guard), closable);
     if (chooser != null) {
       node.methods.add(chooser);
     }

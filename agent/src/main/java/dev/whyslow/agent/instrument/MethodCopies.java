@@ -157,7 +157,8 @@ final class MethodCopies {
    * @param entry the {@code Entries} method that chooses, one of {@code entry}, {@code guardEntry},
    *     {@code sampledEntry} and their {@code following} forms for short methods
    * @param closable whether the dispatch first tests {@code Entries.open()} (sampling windows) and
-   *     runs the own code when the entries are closed; a guard's entry tests that itself
+   *     runs the own code when the entries are closed; never for a guard method, whose entry tests
+   *     that itself
    * @return the method to add to the class as well, the chooser, or {@code null}
    */
   static MethodNode dispatch(
@@ -309,9 +310,9 @@ final class MethodCopies {
       code.add(start);
       code.add(new LineNumberNode(firstLine.line, start));
     }
-    if (closable && !entry.contains("Guard")) {
+    if (closable) {
       // Closed entries (between sampling windows) leave the own code to run without looking at
-      // the thread; a guard's entry tests that itself, since its unit still needs the guard.
+      // the thread.
       // stack: (empty, method entry)
       code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodRewriter.ENTRIES, "open", "()Z"));
       // stack: open
