@@ -4,8 +4,9 @@ package dev.whyslow.agent.config;
  * Sampling windows ({@code sampling.windows}, {@code sampling.window}, {@code
  * sampling.window.every}): once the service has settled, the instrumented methods use their probes
  * for one window of every period and run their own code, as written, in between; inside a window
- * the rate is raised by period over window, as far as sampled invocations allow, so that as many
- * samples are recorded over time as at the configured rate throughout.
+ * the rate and the share of invocations that run their probes are raised by period over window (the
+ * share at most to all), so that as many invocations are sampled over time, with as many samples
+ * each, as at the configured rate throughout.
  *
  * @param enabled {@code sampling.windows=on}; off by default (bench/LATENCY.md says why)
  * @param windowMillis how long the probes stay in, each period
@@ -39,7 +40,7 @@ public record SamplingWindowSettings(boolean enabled, long windowMillis, long ev
     return new SamplingWindowSettings(false, DEFAULT_WINDOW_MILLIS, DEFAULT_EVERY_MILLIS);
   }
 
-  /** The rate's raise inside a window, before any cap: period over window. */
+  /** The raise of the rate and the share inside a window, before any cap: period over window. */
   public double raise() {
     return (double) everyMillis / windowMillis;
   }

@@ -17,9 +17,10 @@ import java.util.function.Supplier;
  * form of it came near the 2 % budget (bench/LATENCY.md). Units stay timed and typed while the
  * entries are closed: a guard method's entry still answers whether its unit needs the guard.
  *
- * <p>Inside a window the rate is raised by the period over the window ({@link
- * SamplingPlan#raiseBy}), as far as sampled invocations allow: the samples a unit type gathers over
- * time stay about those of the configured rate throughout, only gathered in bursts.
+ * <p>Inside a window the rate and the share of invocations that run their probes are raised by the
+ * period over the window ({@link SamplingPlan#raiseBy}), until every invocation runs them: the
+ * sampled invocations a unit type gathers over time, and the samples in each, stay about those of
+ * the configured rate throughout, only gathered in bursts.
  *
  * <p>The first window starts once the units' guards infer by site (or units are off) and the JIT
  * has settled; the entries, open from the start, stay open for that window. Polled about once a

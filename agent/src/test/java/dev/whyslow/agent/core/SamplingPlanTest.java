@@ -1,6 +1,7 @@
 package dev.whyslow.agent.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.config.InvocationSampling;
@@ -70,6 +71,37 @@ class SamplingPlanTest {
     assertThat(Probes.invocationShare()).isEqualTo(0.01);
     plan.setRate(0.004); // too high for the steady share, not for the warm-up one
     assertThat(Probes.invocationShare()).isEqualTo(0.05);
+  }
+
+  @Test
+  void aWindowRaisesTheShareWithTheRateSoSampledInvocationsSampleAsOutsideIt() {
+    SamplingPlan plan = new SamplingPlan(LOWERED, 1e-4, settling(new boolean[] {true}));
+    plan.setRate(1e-4);
+    plan.poll(); // the first poll only starts the JIT's clock
+    plan.poll();
+    assertThat(Probes.invocationShare()).as("settled").isEqualTo(0.01);
+    double outside = Probes.samplingRate() / Probes.invocationShare();
+
+    plan.raiseBy(10);
+    assertThat(Probes.invocationShare()).isCloseTo(0.1, within(1e-12));
+    assertThat(Probes.samplingRate()).isCloseTo(1e-3, within(1e-12));
+    assertThat(Probes.samplingRate() / Probes.invocationShare()).isCloseTo(outside, within(1e-12));
+    plan.setRate(2e-4); // the daemon's command, inside the window
+    assertThat(Probes.samplingRate()).isCloseTo(2e-3, within(1e-12));
+    assertThat(Probes.invocationShare()).isCloseTo(0.1, within(1e-12));
+
+    plan.raiseBy(1);
+    assertThat(Probes.invocationShare()).isEqualTo(0.01);
+    assertThat(Probes.samplingRate()).isEqualTo(2e-4);
+  }
+
+  @Test
+  void withoutSampledInvocationsAWindowRaisesNothing() {
+    SamplingPlan plan = new SamplingPlan(new InvocationSampling(false, 0.05), 1e-4, null);
+    plan.setRate(1e-4);
+    plan.raiseBy(10);
+    assertThat(Probes.invocationShare()).isEqualTo(1.0);
+    assertThat(Probes.samplingRate()).isEqualTo(1e-4);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.whyslow.agent.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.whyslow.agent.bootstrap.Probes;
 import dev.whyslow.agent.config.InvocationSampling;
@@ -84,8 +85,10 @@ class SamplingWindowsTest {
     w.poll();
     assertThat(w.state()).as(log()).isEqualTo(SamplingWindows.State.OPEN);
     assertThat(forms).isEmpty(); // the entries are open already
-    // Ten times the rate over the window, as far as the steady share allows (1/1000 here).
-    assertThat(Probes.samplingRate()).isEqualTo(1e-3);
+    // Ten times the rate over the window, and ten times the share of invocations that run their
+    // probes (the warm-up share here), so those sample at the rate they do outside windows.
+    assertThat(Probes.samplingRate()).isCloseTo(1e-3, within(1e-12));
+    assertThat(Probes.invocationShare()).isCloseTo(0.5, within(1e-12));
     assertThat(log()).contains("the probes stay in for 30.0s every 300.0s");
 
     now.addAndGet(29 * S);
@@ -96,6 +99,7 @@ class SamplingWindowsTest {
     assertThat(w.state()).isEqualTo(SamplingWindows.State.DORMANT);
     assertThat(forms).containsExactly(true);
     assertThat(Probes.samplingRate()).isEqualTo(1e-4);
+    assertThat(Probes.invocationShare()).isEqualTo(0.05);
     assertThat(log())
         .contains("instrumented methods run their own code until the next sampling window");
 
@@ -104,19 +108,20 @@ class SamplingWindowsTest {
     assertThat(w.state()).isEqualTo(SamplingWindows.State.OPEN);
     assertThat(forms).containsExactly(true, false);
     assertThat(closed).isFalse();
-    assertThat(Probes.samplingRate()).isEqualTo(1e-3);
+    assertThat(Probes.samplingRate()).isCloseTo(1e-3, within(1e-12));
     assertThat(w.windowsOpened()).isEqualTo(2);
   }
 
   @Test
-  void theRaiseStopsWhereSampledInvocationsWouldStop() {
+  void theRaiseStopsWhereEveryInvocationWouldRunItsProbes() {
     SamplingWindows w = windows(new SamplingWindowSettings(true, 1_000, 60_000));
     blocked.set("");
     w.poll();
 
     assertThat(w.state()).isEqualTo(SamplingWindows.State.OPEN);
-    assertThat(Probes.samplingRate()).isEqualTo(1e-3); // not 60 times 1e-4
-    assertThat(Probes.invocationShare()).isLessThan(1.0);
+    // The share 0.05 can only be raised twentyfold, not sixty times; the rate with it.
+    assertThat(Probes.invocationShare()).isEqualTo(1.0);
+    assertThat(Probes.samplingRate()).isCloseTo(2e-3, within(1e-12));
   }
 
   @Test
