@@ -128,12 +128,13 @@ public final class CbiModel implements DiagnosisModel {
         Locale.ROOT,
         "no predicate passed CBI's test (lower bound of Increase > 0 at %s confidence, true in at"
             + " least %d runs) among %d predicates: %d had a positive Increase too uncertain to"
-            + " trust and %d were true in too few runs; collect more runs, or try delta-lda for"
+            + " trust and %d %s true in too few runs; collect more runs, or try delta-lda for"
             + " loops that iterate more in slow runs",
         cbi.confidence(),
         cbi.minSupport(),
         predicates,
         uncertain,
-        unsupported);
+        unsupported,
+        unsupported == 1 ? "was" : "were");
   }
 }
