@@ -272,33 +272,42 @@ public final class ShopAuditRun {
   private static JsonNode load(
       String java, Path examplesJar, String url, String rate, String duration, String bugShare)
       throws IOException, InterruptedException {
+    List<String> command =
+        new ArrayList<>(loadGenerator(java, examplesJar, url, rate, duration, bugShare));
+    command.add("--json");
     Process load =
-        new ProcessBuilder(
-                java,
-                "-Xmx256m",
-                "-cp",
-                examplesJar.toString(),
-                "dev.whyslow.examples.shop.LoadGenerator",
-                "--url",
-                url,
-                "--rate",
-                rate,
-                "--warmup",
-                "0s",
-                "--duration",
-                duration,
-                "--mix",
-                MIX,
-                "--bug-share",
-                bugShare,
-                "--json")
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     String json = new String(load.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!load.waitFor(1, TimeUnit.HOURS) || load.exitValue() != 0) {
       throw new IllegalStateException("load generator failed: " + json);
     }
     return new ObjectMapper().readTree(json);
+  }
+
+  /**
+   * The command line of the shop's {@code LoadGenerator} at a fixed rate with the default mix and
+   * no warm-up, setting the bug share on the shop first.
+   */
+  static List<String> loadGenerator(
+      String java, Path examplesJar, String url, String rate, String duration, String bugShare) {
+    return List.of(
+        java,
+        "-Xmx256m",
+        "-cp",
+        examplesJar.toString(),
+        "dev.whyslow.examples.shop.LoadGenerator",
+        "--url",
+        url,
+        "--rate",
+        rate,
+        "--warmup",
+        "0s",
+        "--duration",
+        duration,
+        "--mix",
+        MIX,
+        "--bug-share",
+        bugShare);
   }
 
   /**
@@ -344,7 +353,7 @@ public final class ShopAuditRun {
   }
 
   /** Copies the shop's output to {@code log} and into {@code out}. */
-  private static Thread readInto(Process shop, ShopOutput out, Path log) throws IOException {
+  static Thread readInto(Process shop, ShopOutput out, Path log) throws IOException {
     PrintWriter file = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true);
     BufferedReader reader =
         new BufferedReader(new InputStreamReader(shop.getInputStream(), StandardCharsets.UTF_8));
@@ -372,7 +381,7 @@ public final class ShopAuditRun {
    * {@link ProcessHandle}: {@link Process#destroy} would also close our end of the shop's output
    * and lose that line.
    */
-  private static void stop(Process shop) throws InterruptedException {
+  static void stop(Process shop) throws InterruptedException {
     if (!shop.isAlive()) {
       return;
     }
@@ -382,7 +391,7 @@ public final class ShopAuditRun {
     }
   }
 
-  private static void deleteTree(Path root) throws IOException {
+  static void deleteTree(Path root) throws IOException {
     try (var paths = Files.walk(root)) {
       for (Path p : paths.sorted(Collections.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
@@ -390,7 +399,7 @@ public final class ShopAuditRun {
     }
   }
 
-  private static String machine() {
+  static String machine() {
     List<String> parts = new ArrayList<>();
     parts.add(Runtime.getRuntime().availableProcessors() + " CPUs");
     parts.add(System.getProperty("os.name") + " " + System.getProperty("os.arch"));
