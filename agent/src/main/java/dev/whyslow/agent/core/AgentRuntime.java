@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * The installed agent: configuration, site registry, process-run counters, the transformer, and the
@@ -107,7 +108,7 @@ public final class AgentRuntime {
               }
             },
             this::windowsBlockedBecause,
-            JitSettling.ofThisJvm(config.invocations().settleMillis())::settled,
+            settledAndSteady(JitSettling.ofThisJvm(config.invocations().settleMillis())),
             System::nanoTime,
             log);
     this.startEpochMillis =
@@ -276,6 +277,13 @@ public final class AgentRuntime {
    * Whether sampling windows may start: {@code null} while it is too early to say, {@code ""} when
    * they may, else why they never will ({@link SamplingWindows}).
    */
+  /**
+   * When sampling windows may start: the JIT idle, and the share of invocations at its steady one.
+   */
+  private BooleanSupplier settledAndSteady(JitSettling jit) {
+    return () -> jit.settled() && sampling.atSteadyShare();
+  }
+
   private String windowsBlockedBecause() {
     if (instrumentation == null || !instrumentation.isRetransformClassesSupported()) {
       return "this JVM cannot retransform classes";

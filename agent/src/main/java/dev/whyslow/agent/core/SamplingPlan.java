@@ -91,6 +91,15 @@ final class SamplingPlan {
     return inForce.share();
   }
 
+  /**
+   * Whether the share is the one it keeps from now on: lowered to the steady share, or never to be
+   * lowered. Sampling windows start only then, so a window never raises the warm-up share (0.05
+   * raised tenfold would send every other invocation to its copy).
+   */
+  synchronized boolean atSteadyShare() {
+    return steady || jit == null;
+  }
+
   /** The kill switch. */
   synchronized void setEnabled(boolean on) {
     Probes.setEnabled(on);

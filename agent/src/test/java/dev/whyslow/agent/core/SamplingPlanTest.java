@@ -96,6 +96,20 @@ class SamplingPlanTest {
   }
 
   @Test
+  void theShareIsSteadyOnceLoweredOrWhenItIsNeverLowered() {
+    boolean[] settled = {false};
+    SamplingPlan lowering = new SamplingPlan(LOWERED, 1e-4, settling(settled));
+    lowering.setRate(1e-4);
+    lowering.poll();
+    assertThat(lowering.atSteadyShare()).as("the warm-up share").isFalse();
+    settled[0] = true;
+    lowering.poll();
+    lowering.poll();
+    assertThat(lowering.atSteadyShare()).isTrue();
+    assertThat(new SamplingPlan(TWENTIETH, 1e-4, null).atSteadyShare()).isTrue();
+  }
+
+  @Test
   void withoutSampledInvocationsAWindowRaisesNothing() {
     SamplingPlan plan = new SamplingPlan(new InvocationSampling(false, 0.05), 1e-4, null);
     plan.setRate(1e-4);
