@@ -268,7 +268,7 @@ class AgentIT {
   }
 
   /** A port nothing listens on: bound once to get a free number, then closed. */
-  private static int closedPort() throws IOException {
+  static int closedPort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }

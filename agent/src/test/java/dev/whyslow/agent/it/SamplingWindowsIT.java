@@ -2,8 +2,6 @@ package dev.whyslow.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -40,7 +38,7 @@ class SamplingWindowsIT {
                         + "sampling.windows=on,sampling.window=1s,sampling.window.every=2s,"
                         + "sampling.invocation.settle=500ms,shutdown.flush.timeout.ms=0,"
                         + "daemon=127.0.0.1:"
-                        + closedPort())),
+                        + AgentIT.closedPort())),
             "sample.workload.Windowed",
             List.of("10"),
             dir);
@@ -59,12 +57,5 @@ class SamplingWindowsIT {
     Matcher samples = SAMPLES.matcher(exit);
     assertThat(samples.find()).as(exit).isTrue();
     assertThat(Long.parseLong(samples.group(1))).as(exit).isPositive();
-  }
-
-  /** A port nothing listens on: bound once to get a free number, then closed. */
-  private static int closedPort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }
