@@ -2,9 +2,7 @@ package dev.whyslow.agent.core;
 
 import dev.whyslow.protocol.Site;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -20,7 +18,7 @@ public final class SiteRegistry {
 
   private final int maxPredicates;
   private final int slotCapacity;
-  private final Map<Long, Entry> byKey = new HashMap<>();
+  private final SiteKeyTable byKey = new SiteKeyTable();
   private final List<Entry> entries = new ArrayList<>();
   private final List<Site> unannounced = new ArrayList<>();
 
@@ -59,7 +57,7 @@ public final class SiteRegistry {
     int newPredicates = 0;
     int newSlots = 0;
     for (Site site : sites) {
-      if (!byKey.containsKey(site.key())) {
+      if (byKey.get(site.key()) == null) {
         newPredicates += site.kind().predicateCount();
         newSlots += 1 + site.kind().predicateCount();
       }

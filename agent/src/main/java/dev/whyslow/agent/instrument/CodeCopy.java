@@ -1,7 +1,6 @@
 package dev.whyslow.agent.instrument;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +50,10 @@ final class CodeCopy {
    * labels of its own; the fast path. Nothing is added to the method until {@link #appendTablesTo}.
    */
   static CodeCopy cloneOf(MethodNode method) {
-    Map<LabelNode, LabelNode> labels = new HashMap<>();
+    // Identity maps for ASM's nodes throughout: they do not override hashCode, and a HashMap would
+    // put their classes into the receiver profile of the JDK's HashMap.hash, which the host's own
+    // maps share (on JDK 25 that cost a String-keyed map its inlined hashCode).
+    Map<LabelNode, LabelNode> labels = new IdentityHashMap<>();
     for (AbstractInsnNode insn : method.instructions) {
       if (insn instanceof LabelNode label) {
         labels.put(label, new LabelNode());

@@ -5,9 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,8 +44,11 @@ final class FastPathPlan {
 
   private static final int[] NONE = {};
 
-  /** The region weight of each boundary, by its first real instruction; in code order. */
+  /** The region weight of each boundary, by its first real instruction. */
   private final Map<AbstractInsnNode, Integer> boundaries;
+
+  /** The first boundary in code order: the method's first real instruction. */
+  private final AbstractInsnNode start;
 
   /** The weight of the region after each call, by the call instruction. */
   private final Map<AbstractInsnNode, Integer> afterCalls;
@@ -62,11 +63,13 @@ final class FastPathPlan {
   private final Map<AbstractInsnNode, List<AbstractInsnNode>> reachedFromBoundary;
 
   private FastPathPlan(
+      AbstractInsnNode start,
       Map<AbstractInsnNode, Integer> boundaries,
       Map<AbstractInsnNode, Integer> afterCalls,
       Map<AbstractInsnNode, List<AbstractInsnNode>> reachedAfterCall,
       Map<AbstractInsnNode, PureLoops.PureLoop> pureLoops,
       Map<AbstractInsnNode, List<AbstractInsnNode>> reachedFromBoundary) {
+    this.start = start;
     this.boundaries = boundaries;
     this.afterCalls = afterCalls;
     this.reachedAfterCall = reachedAfterCall;
@@ -139,13 +142,18 @@ final class FastPathPlan {
     if (weight == null) {
       return null;
     }
-    Map<AbstractInsnNode, Integer> boundaries = new LinkedHashMap<>();
+    // Identity maps, not HashMap, for the reason given in CodeCopy.cloneOf.
+    AbstractInsnNode start = null;
+    Map<AbstractInsnNode, Integer> boundaries = new IdentityHashMap<>();
     Map<AbstractInsnNode, List<AbstractInsnNode>> reachedFrom = new IdentityHashMap<>();
     Set<AbstractInsnNode> keepsCheck = Collections.newSetFromMap(new IdentityHashMap<>());
     for (int i = 0; i < n; i++) {
       if (boundary[i] && (!silent[i] || i == 0)) {
         AbstractInsnNode first = firstReal(code, i);
         if (first != null) {
+          if (start == null) {
+            start = first;
+          }
           boundaries.merge(first, weight[i], Math::max);
           if (i == 0 || handler[i]) {
             keepsCheck.add(first);
@@ -159,20 +167,20 @@ final class FastPathPlan {
     for (AbstractInsnNode first : keepsCheck) {
       reachedFrom.remove(first);
     }
-    Map<AbstractInsnNode, Integer> afterCalls = new HashMap<>();
-    Map<AbstractInsnNode, List<AbstractInsnNode>> reached = new HashMap<>();
+    Map<AbstractInsnNode, Integer> afterCalls = new IdentityHashMap<>();
+    Map<AbstractInsnNode, List<AbstractInsnNode>> reached = new IdentityHashMap<>();
     for (int i = 0; i < n; i++) {
       if (isCall(code[i]) && i + 1 < n) {
         afterCalls.put(code[i], weight[i + 1]);
         reached.put(code[i], sitesReached(code, successors, boundary, sites, i + 1));
       }
     }
-    return new FastPathPlan(boundaries, afterCalls, reached, pureLoops, reachedFrom);
+    return new FastPathPlan(start, boundaries, afterCalls, reached, pureLoops, reachedFrom);
   }
 
   /** The method's first real instruction, where its entry region starts. */
   AbstractInsnNode start() {
-    return boundaries.keySet().iterator().next();
+    return start;
   }
 
   /** The boundaries: first real instruction of each region start, with its region's weight. */

@@ -1,7 +1,6 @@
 package dev.whyslow.agent.instrument;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +83,7 @@ final class ProbeFrames {
       String owner, MethodNode method, List<ProbePoint> points, FastPathPlan fastPath) {
     InsnList insns = method.instructions;
     labelEveryNew(insns);
-    Map<Label, LabelNode> labels = new HashMap<>();
+    Map<Label, LabelNode> labels = new IdentityHashMap<>(); // not HashMap: see CodeCopy.cloneOf
     for (AbstractInsnNode insn : insns) {
       if (insn instanceof LabelNode label) {
         labels.put(label.getLabel(), label);
