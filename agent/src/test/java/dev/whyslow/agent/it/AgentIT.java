@@ -237,6 +237,46 @@ class AgentIT {
     assertThat(RunDump.read(dump).sitesOf(COUNTING, "half").get(0).observed()).isEqualTo(5);
   }
 
+  /**
+   * {@code -agentlib:instrument=<jar>=<args>} attaches the same agent without the module option
+   * that {@code -javaagent} adds, so the JVM maps its module graph from the CDS archive as it does
+   * without an agent; probes still count exactly. The archive is checked without {@code
+   * -Xverify:all}, with which the JVM maps no archive at all.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void attachedAsTheInstrumentLibraryTheAgentCountsAndTheJvmKeepsItsArchivedModuleGraph(
+      Jdks.Jdk jdk) throws Exception {
+    Path dump = dir.resolve("agentlib.dump");
+    String agent =
+        ChildJvm.agentlib(
+            "service=it,include=sample.workload.Counting,sampling.rate=1,"
+                + "shutdown.flush.timeout.ms=0,dump="
+                + dump
+                + ",daemon=127.0.0.1:"
+                + closedPort());
+    ChildJvm.Result verified =
+        ChildJvm.run(jdk, List.of("-Xverify:all", agent), COUNTING, List.of(), dir);
+    assertThat(verified.exitCode()).as(verified.stderr()).isZero();
+    assertThat(verified.stdout()).isEqualTo("sum=10\n");
+    assertThat(RunDump.read(dump).sitesOf(COUNTING, "half").get(0).observed()).isEqualTo(5);
+
+    String cdsLog = "-Xlog:cds=info:stderr";
+    ChildJvm.Result plain = ChildJvm.run(jdk, List.of(cdsLog), COUNTING, List.of(), dir);
+    ChildJvm.Result attached = ChildJvm.run(jdk, List.of(cdsLog, agent), COUNTING, List.of(), dir);
+    assertThat(attached.exitCode()).as(attached.stderr()).isZero();
+    assertThat(moduleGraphLines(attached)).isEqualTo(moduleGraphLines(plain)).isNotEmpty();
+  }
+
+  /** What the JVM's CDS log says of the module graph, without its time stamps. */
+  private static List<String> moduleGraphLines(ChildJvm.Result r) {
+    return r.stderr()
+        .lines()
+        .filter(l -> l.contains("full module graph:"))
+        .map(l -> l.substring(l.indexOf("full module graph:")))
+        .toList();
+  }
+
   @Test
   void aDisabledProcessRunIsNeitherDumpedNorSent() throws Exception {
     Path dump = dir.resolve("norun.dump");

@@ -92,4 +92,14 @@ final class ChildJvm {
   static String javaagent(String args) {
     return "-javaagent:" + agentJar().toAbsolutePath() + (args.isEmpty() ? "" : "=" + args);
   }
+
+  /**
+   * The agent attached as the JVMTI library that {@code -javaagent} loads, which keeps the CDS
+   * archive's module graph (README, "Attaching without rebuilding the module graph").
+   */
+  static String agentlib(String args) {
+    return "-agentlib:instrument="
+        + agentJar().toAbsolutePath()
+        + (args.isEmpty() ? "" : "=" + args);
+  }
 }

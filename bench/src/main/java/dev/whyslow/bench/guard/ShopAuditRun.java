@@ -2,6 +2,7 @@ package dev.whyslow.bench.guard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.whyslow.bench.AgentOption;
 import dev.whyslow.bench.BuiltJars;
 import dev.whyslow.daemon.RunningDaemon;
 import dev.whyslow.daemon.Whyslowd;
@@ -205,7 +206,7 @@ public final class ShopAuditRun {
             java,
             "-Xms512m",
             "-Xmx512m",
-            "-javaagent:" + agentJar + "=" + agentArgs,
+            AgentOption.of(agentJar, agentArgs),
             "-cp",
             examplesJar.toString(),
             "dev.whyslow.examples.shop.ShopService",

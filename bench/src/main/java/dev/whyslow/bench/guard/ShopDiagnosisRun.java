@@ -2,6 +2,7 @@ package dev.whyslow.bench.guard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.whyslow.bench.AgentOption;
 import dev.whyslow.bench.BuiltJars;
 import dev.whyslow.daemon.RunningDaemon;
 import dev.whyslow.daemon.Whyslowd;
@@ -99,7 +100,7 @@ public final class ShopDiagnosisRun {
                     java(),
                     "-Xms512m",
                     "-Xmx512m",
-                    "-javaagent:" + jars.agent() + "=" + agentArgs,
+                    AgentOption.of(jars.agent(), agentArgs),
                     "-cp",
                     jars.examples().toString(),
                     "dev.whyslow.examples.shop.ShopService",

@@ -4,6 +4,7 @@ import static dev.whyslow.bench.MedianInterval.median;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.whyslow.bench.AgentOption;
 import dev.whyslow.bench.BuiltJars;
 import dev.whyslow.bench.MedianInterval;
 import dev.whyslow.daemon.RunningDaemon;
@@ -287,7 +288,7 @@ public final class ServiceLatencyBenchmark {
     shopCommand.addAll(List.of(java, "-Xms512m", "-Xmx512m"));
     shopCommand.addAll(jvmOptions);
     if (agentArgs != null) {
-      shopCommand.add("-javaagent:" + agentJar + "=" + agentArgs);
+      shopCommand.add(AgentOption.of(agentJar, agentArgs));
     }
     shopCommand.addAll(
         List.of(

@@ -1,5 +1,6 @@
 package dev.whyslow.bench.latency;
 
+import dev.whyslow.bench.AgentOption;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,7 +37,7 @@ final class ShopProcess implements AutoCloseable {
     List<String> command = new ArrayList<>(pinning.shopPrefix());
     command.addAll(List.of(java, "-Xms512m", "-Xmx512m"));
     if (agentJar != null) {
-      command.add("-javaagent:" + agentJar + "=" + agentArgs);
+      command.add(AgentOption.of(agentJar, agentArgs));
     }
     command.addAll(
         List.of(

@@ -2,6 +2,7 @@ package dev.whyslow.bench.overhead;
 
 import static dev.whyslow.bench.MedianInterval.median;
 
+import dev.whyslow.bench.AgentOption;
 import dev.whyslow.bench.BuiltJars;
 import dev.whyslow.bench.MedianInterval;
 import java.nio.file.Path;
@@ -67,7 +68,7 @@ public final class LockstepOverheadBenchmark {
             warmup,
             perBlock);
     List<String> withAgent = new ArrayList<>(plain);
-    withAgent.add(1, "-javaagent:" + agentJar + "=" + agentArgs);
+    withAgent.add(1, AgentOption.of(agentJar, agentArgs));
     String agentJvmOptions = System.getProperty("bench.agentJvm", "").strip();
     if (!agentJvmOptions.isEmpty()) {
       // JVM options for the arm with the agent only, to tell what the JIT makes of its code.
@@ -88,7 +89,7 @@ public final class LockstepOverheadBenchmark {
       // Another version of the agent in the arm "without", with the same arguments or its own.
       String baselineArgs = System.getProperty("bench.baselineArgs", agentArgs);
       plain = new ArrayList<>(plain);
-      plain.add(1, "-javaagent:" + baselineJar + "=" + baselineArgs);
+      plain.add(1, AgentOption.of(baselineJar, baselineArgs));
       System.out.println(
           "baseline: the agent " + baselineJar + "=" + baselineArgs + " in the arm without");
     }
@@ -129,9 +130,44 @@ public final class LockstepOverheadBenchmark {
     System.out.printf(
         "%nmedian of pair ratios %.4f (%+.2f %%); 95 %% interval for it %s%n",
         pairMedian, (pairMedian - 1) * 100, MedianInterval.of(pairRatios, 0.95).asOverhead(pairs));
+    printByStartOrder(pairRatios);
     double blockMedian = median(blockRatios);
     System.out.printf(
         "median of %d block ratios %.4f (%+.2f %%)%n",
         blockRatios.size(), blockMedian, (blockMedian - 1) * 100);
+  }
+
+  /**
+   * The pair ratios split by which JVM of the pair started and warmed up first (the agent's in odd
+   * pairs), and their balanced figure: each agent-first pair's ratio with the next pair's, by their
+   * geometric mean. On Temurin 25 (2026-12-06) agent-first pairs read some 6 to 10 points above the
+   * others, so that the median of all pairs fell anywhere in the gap between two clusters; the
+   * balanced figure cancels a start-order effect whichever arm it favours.
+   */
+  private static void printByStartOrder(List<Double> pairRatios) {
+    List<Double> agentFirst = new ArrayList<>();
+    List<Double> plainFirst = new ArrayList<>();
+    List<Double> balanced = new ArrayList<>();
+    for (int i = 0; i < pairRatios.size(); i++) {
+      (i % 2 == 0 ? agentFirst : plainFirst).add(pairRatios.get(i));
+      if (i % 2 == 1) {
+        balanced.add(Math.sqrt(pairRatios.get(i - 1) * pairRatios.get(i)));
+      }
+    }
+    if (balanced.isEmpty()) {
+      return;
+    }
+    System.out.printf(
+        "by start order: agent's JVM first %+.2f %% (median of %d), second %+.2f %% (median of %d)%n",
+        (median(agentFirst) - 1) * 100,
+        agentFirst.size(),
+        (median(plainFirst) - 1) * 100,
+        plainFirst.size());
+    double balancedMedian = median(balanced);
+    System.out.printf(
+        "balanced over start order: median of %d pairs of pairs %+.2f %%; 95 %% interval for it %s%n",
+        balanced.size(),
+        (balancedMedian - 1) * 100,
+        MedianInterval.of(balanced, 0.95).asOverhead(balanced.size()));
   }
 }

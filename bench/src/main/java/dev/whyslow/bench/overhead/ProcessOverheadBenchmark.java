@@ -2,6 +2,7 @@ package dev.whyslow.bench.overhead;
 
 import static dev.whyslow.bench.MedianInterval.median;
 
+import dev.whyslow.bench.AgentOption;
 import dev.whyslow.bench.BuiltJars;
 import dev.whyslow.bench.MedianInterval;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ public final class ProcessOverheadBenchmark {
         command.add("-Xms512m");
         command.add("-Xmx512m");
         if (agent) {
-          command.add("-javaagent:" + agentJar + "=" + agentArgs);
+          command.add(AgentOption.of(agentJar, agentArgs));
         }
         command.addAll(List.of("-cp", examplesJar.toString(), workload, warmup, rounds));
         long wallStart = System.nanoTime();
