@@ -141,9 +141,9 @@ public final class LockstepOverheadBenchmark {
    * The pair ratios split by which JVM of the pair started and warmed up first (the agent's in odd
    * pairs), and their balanced figure: each agent-first pair's ratio with the next pair's, by their
    * geometric mean. On the AMD host (2026-12-06) the JVM started first read 3 to 5 points slower,
-   * whichever it was (a no-op agent's too), so agent-first pairs sat 5 to 8 points above the
-   * others and the median of all pairs fell anywhere in the gap; the balanced figure cancels a
-   * start-order effect whichever arm it favours.
+   * whichever it was (a no-op agent's too), so agent-first pairs sat 5 to 8 points above the others
+   * and the median of all pairs fell anywhere in the gap; the balanced figure cancels a start-order
+   * effect whichever arm it favours.
    */
   private static void printByStartOrder(List<Double> pairRatios) {
     List<Double> agentFirst = new ArrayList<>();
