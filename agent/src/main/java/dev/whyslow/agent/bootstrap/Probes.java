@@ -12,7 +12,7 @@ package dev.whyslow.agent.bootstrap;
  * ThreadState#countdown} and records when it reaches zero. Branch probes record "taken" (predicate
  * 0) or "not taken" (predicate 1), return probes the sign of the value, scalar-pair probes the sign
  * of the new value minus the compared one. No lambdas, string concatenation or non-JDK classes
- * here: this class is on the bootstrap class path and is called from every class loader, {@code
+ * here: this class is in the bootstrap class loader and is called from every class loader, {@code
  * java.*} included.
  */
 public final class Probes {

@@ -21,7 +21,7 @@ public final class AgentInstaller {
 
   /**
    * Installs the agent; returns {@code null} when the configuration disables it. The bootstrap
-   * classes must already be on the bootstrap class path (or, in tests, on the class path).
+   * classes must already be in the bootstrap class loader (or, in tests, on the class path).
    */
   public static AgentRuntime install(
       AgentConfigLoader.Result loaded, Instrumentation instrumentation) {

@@ -6,12 +6,16 @@ import dev.whyslow.agent.core.RunDump;
 import dev.whyslow.protocol.SiteKind;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -266,6 +270,70 @@ class AgentIT {
     ChildJvm.Result attached = ChildJvm.run(jdk, List.of(cdsLog, agent), COUNTING, List.of(), dir);
     assertThat(attached.exitCode()).as(attached.stderr()).isZero();
     assertThat(moduleGraphLines(attached)).isEqualTo(moduleGraphLines(plain)).isNotEmpty();
+  }
+
+  /**
+   * The probe classes are defined in the bootstrap loader, not appended to the boot class path, so
+   * the JVM does not warn that it shares only boot loader classes, and an application class from a
+   * dynamic AppCDS archive still loads from it (on JDK 25 it did not with the appended jar). CDS is
+   * checked without {@code -Xverify:all}, with which the JVM maps no archive at all.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void theJvmKeepsSharingApplicationClassesFromItsCdsArchive(Jdks.Jdk jdk) throws Exception {
+    Path jar = workloadJar();
+    Path archive = dir.resolve("app-" + jdk.major() + ".jsa");
+    ChildJvm.Result archiving =
+        ChildJvm.run(
+            jdk,
+            List.of("-XX:ArchiveClassesAtExit=" + archive),
+            jar,
+            COUNTING,
+            List.of(),
+            dir,
+            Map.of());
+    assertThat(archiving.exitCode()).as(archiving.stderr()).isZero();
+    assertThat(archive).isNotEmptyFile();
+
+    ChildJvm.Result attached =
+        ChildJvm.run(
+            jdk,
+            List.of(
+                "-XX:SharedArchiveFile=" + archive,
+                "-Xlog:class+load=info:stderr",
+                ChildJvm.javaagent(
+                    "service=it,include=sample.workload.Workload,sampling.rate=1,log=info,"
+                        + "shutdown.flush.timeout.ms=0,daemon=127.0.0.1:"
+                        + closedPort())),
+            jar,
+            COUNTING,
+            List.of(),
+            dir,
+            Map.of());
+
+    assertThat(attached.exitCode()).as(attached.stderr()).isZero();
+    // JDK 25 prints to stdout that -javaagent's module option costs it the archived module graph.
+    assertThat(attached.stdout()).endsWith("sum=10\n");
+    assertThat(attached.stderr())
+        .doesNotContain("Sharing is only supported", "probe classes in the bootstrap loader")
+        .containsPattern("dev\\.whyslow\\.agent\\.bootstrap\\.Probes source: __JVM_DefineClass__")
+        .containsPattern("sample\\.workload\\.Counting source: shared objects file");
+    assertThat(attached.agentLines()).anySatisfy(l -> assertThat(l).contains("agent errors 0"));
+  }
+
+  /** The sample workload's classes in a jar: CDS archives application classes only from jars. */
+  private Path workloadJar() throws IOException {
+    Path jar = dir.resolve("work.jar");
+    Path classes = ChildJvm.testClasses();
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+        Stream<Path> files = Files.walk(classes.resolve("sample/workload"))) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        out.putNextEntry(new JarEntry(classes.relativize(file).toString().replace('\\', '/')));
+        out.write(Files.readAllBytes(file));
+        out.closeEntry();
+      }
+    }
+    return jar;
   }
 
   /** What the JVM's CDS log says of the module graph, without its time stamps. */

@@ -56,11 +56,24 @@ final class ChildJvm {
       Path workDir,
       Map<String, String> environment)
       throws IOException, InterruptedException {
+    return run(jdk, jvmOptions, testClasses(), mainClass, args, workDir, environment);
+  }
+
+  /** {@code mainClass} from {@code classPath} (a directory or jar) rather than the test classes. */
+  static Result run(
+      Jdks.Jdk jdk,
+      List<String> jvmOptions,
+      Path classPath,
+      String mainClass,
+      List<String> args,
+      Path workDir,
+      Map<String, String> environment)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(jdk.java().toString());
     command.addAll(jvmOptions);
     command.add("-cp");
-    command.add(testClasses().toString());
+    command.add(classPath.toString());
     command.add(mainClass);
     command.addAll(args);
     Files.createDirectories(workDir);

@@ -61,7 +61,7 @@ final class DemoLoop implements Runnable {
     current = process;
     String output;
     try (var in = process.getInputStream()) {
-      output = withoutCdsWarning(new String(in.readAllBytes(), StandardCharsets.UTF_8)).trim();
+      output = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
     }
     if (!process.waitFor(2, TimeUnit.MINUTES)) {
       process.destroyForcibly();
@@ -81,19 +81,5 @@ final class DemoLoop implements Runnable {
                 + " the bad ones slow:  daemon/bin/whyslow diagnose demo --model delta-lda");
       }
     }
-  }
-
-  /**
-   * Drops the JVM's "Sharing is only supported for boot loader classes" warning, which every JVM
-   * prints once an agent appends to the boot class path; it is harmless and would drown the demo.
-   */
-  static String withoutCdsWarning(String output) {
-    StringBuilder kept = new StringBuilder();
-    for (String line : output.split("\\R")) {
-      if (!line.contains("Sharing is only supported for boot loader classes")) {
-        kept.append(line).append('\n');
-      }
-    }
-    return kept.toString();
   }
 }

@@ -8,13 +8,13 @@ import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class AgentPremainTest {
+class BootstrapJarTest {
   @TempDir Path dir;
 
   @Test
   void theBootstrapJarGoesToANewEmptyFileOnlyItsUserCanRead() throws Exception {
-    Path first = AgentPremain.newPrivateFile(dir);
-    Path second = AgentPremain.newPrivateFile(dir);
+    Path first = BootstrapJar.newPrivateFile(dir);
+    Path second = BootstrapJar.newPrivateFile(dir);
 
     assertThat(first).isNotEqualTo(second).hasParent(dir);
     assertThat(first.getFileName().toString()).startsWith("whyslow-bootstrap-").endsWith(".jar");
