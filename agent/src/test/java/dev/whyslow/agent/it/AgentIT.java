@@ -1,6 +1,7 @@
 package dev.whyslow.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.whyslow.agent.core.RunDump;
 import dev.whyslow.protocol.SiteKind;
@@ -319,6 +320,53 @@ class AgentIT {
         .containsPattern("dev\\.whyslow\\.agent\\.bootstrap\\.Probes source: __JVM_DefineClass__")
         .containsPattern("sample\\.workload\\.Counting source: shared objects file");
     assertThat(attached.agentLines()).anySatisfy(l -> assertThat(l).contains("agent errors 0"));
+  }
+
+  /**
+   * On JDK 25, whose AOT cache ({@code -XX:AOTCache}) loads the application's classes before
+   * premain runs, the agent attached as {@code -agentlib:instrument} keeps the cache (with {@code
+   * -javaagent} the JVM refuses it) and instruments the cached classes in its scope by
+   * retransforming them: the counts are exact as without the cache.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void withAnAotCacheTheCachedClassesInScopeAreInstrumentedAndCountExactly(Jdks.Jdk jdk)
+      throws Exception {
+    assumeTrue(
+        jdk.major() >= 25, "the AOT cache (-XX:AOTCacheOutput) needs JDK 25; skipped on " + jdk);
+    Path jar = workloadJar();
+    Path cache = dir.resolve("app.aot");
+    ChildJvm.Result training =
+        ChildJvm.run(
+            jdk, List.of("-XX:AOTCacheOutput=" + cache), jar, COUNTING, List.of(), dir, Map.of());
+    assertThat(training.exitCode()).as(training.stderr()).isZero();
+    assertThat(cache).isNotEmptyFile();
+
+    Path dump = dir.resolve("aot.dump");
+    ChildJvm.Result attached =
+        ChildJvm.run(
+            jdk,
+            List.of(
+                "-XX:AOTCache=" + cache,
+                "-Xlog:class+load=info:stderr",
+                ChildJvm.agentlib(
+                    "service=it,include=sample.workload.Counting,sampling.rate=1,"
+                        + "shutdown.flush.timeout.ms=0,dump="
+                        + dump
+                        + ",daemon=127.0.0.1:"
+                        + closedPort())),
+            jar,
+            COUNTING,
+            List.of(),
+            dir,
+            Map.of());
+
+    assertThat(attached.exitCode()).as(attached.stderr()).isZero();
+    assertThat(attached.stdout()).isEqualTo("sum=10\n");
+    assertThat(attached.stderr())
+        .containsPattern("sample\\.workload\\.Counting source: shared objects file")
+        .doesNotContain("[error][aot]");
+    assertThat(RunDump.read(dump).sitesOf(COUNTING, "half").get(0).observed()).isEqualTo(5);
   }
 
   /** The sample workload's classes in a jar: CDS archives application classes only from jars. */
