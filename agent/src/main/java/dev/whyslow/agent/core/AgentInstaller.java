@@ -64,17 +64,27 @@ public final class AgentInstaller {
               + runtime.counters().classesInstrumented()
               + " classes instrumented so far): "
               + config);
-      if (config.invocations().enabled() && log.isInfo()) {
-        // Reading the JVM's arguments starts the platform's management beans, some 30 ms on the
-        // service's start-up path: only for a line that will be printed.
-        String advice = CopyCompilation.adviceForThisJvm();
-        if (advice != null) {
-          log.info(advice);
-        }
+      if (log.isInfo()) {
+        adviseOnJvmOptions(config, log);
       }
       return runtime;
     } finally {
       Probes.exitAgentWork(wasAgent);
+    }
+  }
+
+  /** Says which JVM options the service would be better started with, if any. */
+  private static void adviseOnJvmOptions(AgentConfig config, AgentLog log) {
+    List<String> jvmArguments = JvmArguments.ofThisJvm();
+    List<String> advice = new ArrayList<>();
+    if (config.invocations().enabled()) {
+      advice.add(CopyCompilation.adviceFor(jvmArguments));
+    }
+    advice.add(AotCacheAdvice.adviceFor(jvmArguments));
+    for (String line : advice) {
+      if (line != null) {
+        log.info(line);
+      }
     }
   }
 

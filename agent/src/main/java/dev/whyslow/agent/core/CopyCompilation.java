@@ -1,6 +1,5 @@
 package dev.whyslow.agent.core;
 
-import java.lang.management.ManagementFactory;
 import java.util.List;
 
 /**
@@ -27,14 +26,5 @@ final class CopyCompilation {
         + " for the least added latency start the JVM with "
         + OPTION
         + " (README, \"Sampled invocations\")";
-  }
-
-  /** {@link #adviceFor} this JVM's arguments, or {@code null} when they cannot be read. */
-  static String adviceForThisJvm() {
-    try {
-      return adviceFor(ManagementFactory.getRuntimeMXBean().getInputArguments());
-    } catch (RuntimeException | LinkageError e) {
-      return null; // no management in this JVM: nothing to advise on
-    }
   }
 }

@@ -21,6 +21,7 @@ class CopyCompilationTest {
   @Test
   void thisJvmsArgumentsCanBeRead() {
     // The test JVM has no such option (surefire's argLine does not set one).
-    assertThat(CopyCompilation.adviceForThisJvm()).contains("CompileThresholdScaling");
+    assertThat(CopyCompilation.adviceFor(JvmArguments.ofThisJvm()))
+        .contains("CompileThresholdScaling");
   }
 }

@@ -326,7 +326,8 @@ class AgentIT {
    * On JDK 25, whose AOT cache ({@code -XX:AOTCache}) loads the application's classes before
    * premain runs, the agent attached as {@code -agentlib:instrument} keeps the cache (with {@code
    * -javaagent} the JVM refuses it) and instruments the cached classes in its scope by
-   * retransforming them: the counts are exact as without the cache.
+   * retransforming them: the counts are exact as without the cache. Attached by {@code -javaagent}
+   * it says how to keep the cache.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("jdks")
@@ -367,6 +368,24 @@ class AgentIT {
         .containsPattern("sample\\.workload\\.Counting source: shared objects file")
         .doesNotContain("[error][aot]");
     assertThat(RunDump.read(dump).sitesOf(COUNTING, "half").get(0).observed()).isEqualTo(5);
+
+    ChildJvm.Result javaagent =
+        ChildJvm.run(
+            jdk,
+            List.of(
+                "-XX:AOTCache=" + cache,
+                ChildJvm.javaagent(
+                    "service=it,include=sample.workload.Counting,log=info,"
+                        + "shutdown.flush.timeout.ms=0,daemon=127.0.0.1:"
+                        + closedPort())),
+            jar,
+            COUNTING,
+            List.of(),
+            dir,
+            Map.of());
+    assertThat(javaagent.exitCode()).as(javaagent.stderr()).isZero();
+    assertThat(javaagent.agentLines())
+        .anySatisfy(l -> assertThat(l).contains("AOT cache", "-agentlib:instrument="));
   }
 
   /** The sample workload's classes in a jar: CDS archives application classes only from jars. */
