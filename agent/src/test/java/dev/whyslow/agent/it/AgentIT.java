@@ -285,32 +285,21 @@ class AgentIT {
     Path jar = workloadJar();
     Path archive = dir.resolve("app-" + jdk.major() + ".jsa");
     ChildJvm.Result archiving =
-        ChildJvm.run(
-            jdk,
-            List.of("-XX:ArchiveClassesAtExit=" + archive),
-            jar,
-            COUNTING,
-            List.of(),
-            dir,
-            Map.of());
+        countingFromJar(jdk, jar, List.of("-XX:ArchiveClassesAtExit=" + archive));
     assertThat(archiving.exitCode()).as(archiving.stderr()).isZero();
     assertThat(archive).isNotEmptyFile();
 
     ChildJvm.Result attached =
-        ChildJvm.run(
+        countingFromJar(
             jdk,
+            jar,
             List.of(
                 "-XX:SharedArchiveFile=" + archive,
                 "-Xlog:class+load=info:stderr",
                 ChildJvm.javaagent(
                     "service=it,include=sample.workload.Workload,sampling.rate=1,log=info,"
                         + "shutdown.flush.timeout.ms=0,daemon=127.0.0.1:"
-                        + closedPort())),
-            jar,
-            COUNTING,
-            List.of(),
-            dir,
-            Map.of());
+                        + closedPort())));
 
     assertThat(attached.exitCode()).as(attached.stderr()).isZero();
     // JDK 25 prints to stdout that -javaagent's module option costs it the archived module graph.
@@ -337,16 +326,15 @@ class AgentIT {
         jdk.major() >= 25, "the AOT cache (-XX:AOTCacheOutput) needs JDK 25; skipped on " + jdk);
     Path jar = workloadJar();
     Path cache = dir.resolve("app.aot");
-    ChildJvm.Result training =
-        ChildJvm.run(
-            jdk, List.of("-XX:AOTCacheOutput=" + cache), jar, COUNTING, List.of(), dir, Map.of());
+    ChildJvm.Result training = countingFromJar(jdk, jar, List.of("-XX:AOTCacheOutput=" + cache));
     assertThat(training.exitCode()).as(training.stderr()).isZero();
     assertThat(cache).isNotEmptyFile();
 
     Path dump = dir.resolve("aot.dump");
     ChildJvm.Result attached =
-        ChildJvm.run(
+        countingFromJar(
             jdk,
+            jar,
             List.of(
                 "-XX:AOTCache=" + cache,
                 "-Xlog:class+load=info:stderr",
@@ -355,12 +343,7 @@ class AgentIT {
                         + "shutdown.flush.timeout.ms=0,dump="
                         + dump
                         + ",daemon=127.0.0.1:"
-                        + closedPort())),
-            jar,
-            COUNTING,
-            List.of(),
-            dir,
-            Map.of());
+                        + closedPort())));
 
     assertThat(attached.exitCode()).as(attached.stderr()).isZero();
     assertThat(attached.stdout()).isEqualTo("sum=10\n");
@@ -370,22 +353,24 @@ class AgentIT {
     assertThat(RunDump.read(dump).sitesOf(COUNTING, "half").get(0).observed()).isEqualTo(5);
 
     ChildJvm.Result javaagent =
-        ChildJvm.run(
+        countingFromJar(
             jdk,
+            jar,
             List.of(
                 "-XX:AOTCache=" + cache,
                 ChildJvm.javaagent(
                     "service=it,include=sample.workload.Counting,log=info,"
                         + "shutdown.flush.timeout.ms=0,daemon=127.0.0.1:"
-                        + closedPort())),
-            jar,
-            COUNTING,
-            List.of(),
-            dir,
-            Map.of());
+                        + closedPort())));
     assertThat(javaagent.exitCode()).as(javaagent.stderr()).isZero();
     assertThat(javaagent.agentLines())
         .anySatisfy(l -> assertThat(l).contains("AOT cache", "-agentlib:instrument="));
+  }
+
+  /** {@code Counting} from {@code jar} rather than the test classes, with {@code jvmOptions}. */
+  private ChildJvm.Result countingFromJar(Jdks.Jdk jdk, Path jar, List<String> jvmOptions)
+      throws Exception {
+    return ChildJvm.run(jdk, jvmOptions, jar, COUNTING, List.of(), dir, Map.of());
   }
 
   /** The sample workload's classes in a jar: CDS archives application classes only from jars. */
