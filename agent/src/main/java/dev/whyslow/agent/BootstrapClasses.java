@@ -17,11 +17,11 @@ import org.objectweb.asm.ClassReader;
 /**
  * The probe classes, which instrumented code in every class loader calls, defined in the bootstrap
  * class loader. They are defined there directly, not by appending a jar to the boot class path:
- * with an appended jar the JVM stops sharing platform and application classes from its CDS
- * archives, an AppCDS archive of the service's included, and says so in a warning at every start
- * ("Sharing is only supported for boot loader classes because bootstrap classpath has been
- * appended"). Where the direct way fails (a JDK without the internal method it takes), the jar is
- * appended as before.
+ * with an appended jar the JVM warns at every start that it shares only boot loader classes from
+ * its CDS archives ("Sharing is only supported for boot loader classes because bootstrap classpath
+ * has been appended"), and on JDK 25 it loaded an application class from its jar rather than from
+ * the service's AppCDS archive (bench/README.md). Where the direct way fails (a JDK without the
+ * internal method it takes), the jar is appended as before.
  */
 final class BootstrapClasses {
   /** The resource in the agent jar that holds the probe classes. */

@@ -44,10 +44,7 @@ public final class StartupBenchmark {
     }
     String agent = NoopAgentJar.resolve(args[0]);
     String baseline = NONE.equals(args[1]) ? NONE : NoopAgentJar.resolve(args[1]);
-    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 25;
-    if (rounds < 1) {
-      throw new IllegalArgumentException("rounds must be at least 1, not " + rounds);
-    }
+    int rounds = args.length > 2 ? rounds(args[2]) : 25;
     String agentArgs =
         args.length > 3
             ? args[3]
@@ -64,14 +61,14 @@ public final class StartupBenchmark {
     List<Double> differences = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
       boolean agentFirst = round % 2 == 1;
-      long a = 0;
-      long b = 0;
-      for (int turn = 0; turn < 2; turn++) {
-        if ((turn == 0) == agentFirst) {
-          a = timeToMain(mainJar, agent, agentArgs);
-        } else {
-          b = timeToMain(mainJar, baseline, agentArgs);
-        }
+      long a;
+      long b;
+      if (agentFirst) {
+        a = timeToMain(mainJar, agent, agentArgs);
+        b = timeToMain(mainJar, baseline, agentArgs);
+      } else {
+        b = timeToMain(mainJar, baseline, agentArgs);
+        a = timeToMain(mainJar, agent, agentArgs);
       }
       with.add((double) a);
       without.add((double) b);
@@ -97,6 +94,19 @@ public final class StartupBenchmark {
         interval.low(),
         interval.high(),
         interval.coverage() * 100);
+  }
+
+  private static int rounds(String text) {
+    int rounds;
+    try {
+      rounds = Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("rounds must be a whole number, not '" + text + "'", e);
+    }
+    if (rounds < 1) {
+      throw new IllegalArgumentException("rounds must be at least 1, not " + rounds);
+    }
+    return rounds;
   }
 
   private static String summary(List<Double> values) {
@@ -125,16 +135,25 @@ public final class StartupBenchmark {
     command.add("-cp");
     command.add(mainJar.toString());
     command.add(TimeToMain.class.getName());
-    Process process =
-        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new IllegalStateException(command + " did not finish in 60 s");
+    Path err = Files.createTempFile("whyslow-startup-stderr-", ".txt");
+    try {
+      Process process = new ProcessBuilder(command).redirectError(err.toFile()).start();
+      String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new IllegalStateException(command + " did not finish in 60 s");
+      }
+      if (process.exitValue() != 0) {
+        throw new IllegalStateException(
+            command + " exited with " + process.exitValue() + ": " + Files.readString(err).strip());
+      }
+      return parsedTime(command, out);
+    } finally {
+      Files.deleteIfExists(err);
     }
-    if (process.exitValue() != 0) {
-      throw new IllegalStateException(command + " exited with " + process.exitValue());
-    }
+  }
+
+  private static long parsedTime(List<String> command, String out) {
     try {
       return Long.parseLong(out.strip());
     } catch (NumberFormatException e) {

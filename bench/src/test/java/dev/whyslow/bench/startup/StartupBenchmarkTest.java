@@ -25,6 +25,7 @@ class StartupBenchmarkTest {
 
     assertThatThrownBy(() -> StartupBenchmark.timeToMain(mainJar, "/nonexistent/agent.jar", ""))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("exited with");
+        .hasMessageContaining("exited with")
+        .hasMessageContaining("Error opening zip file");
   }
 }
