@@ -15,6 +15,9 @@ import java.util.OptionalLong;
  * @param daemonHost whyslowd host
  * @param daemonPort whyslowd agent port
  * @param token shared secret for the daemon, {@code ""} for none
+ * @param connectDelayMillis how long after start the agent's background thread creates the
+ *     transport and connects to the daemon; what is offered meanwhile is held, and at exit it
+ *     connects at once
  * @param samplingRate probability that one predicate evaluation is recorded, in [1e-6, 1]
  * @param invocations which invocations run their probes ({@link InvocationSampling})
  * @param samplingSeed the seed every thread's sampler starts from (with its thread id), for runs
@@ -43,6 +46,7 @@ public record AgentConfig(
     String daemonHost,
     int daemonPort,
     String token,
+    long connectDelayMillis,
     double samplingRate,
     InvocationSampling invocations,
     OptionalLong samplingSeed,

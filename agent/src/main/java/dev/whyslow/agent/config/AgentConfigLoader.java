@@ -27,6 +27,12 @@ public final class AgentConfigLoader {
   /** Every key with its default, in documentation order. */
   static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
 
+  /**
+   * The longest {@code daemon.connect.delay} accepted: past it the daemon would learn of a service
+   * so late that a restart looks like an outage.
+   */
+  static final long MAX_CONNECT_DELAY_MILLIS = 10 * 60_000;
+
   static {
     DEFAULTS.put("enabled", "true");
     DEFAULTS.put("service", "unknown-service");
@@ -34,6 +40,7 @@ public final class AgentConfigLoader {
     DEFAULTS.put("version", "unknown");
     DEFAULTS.put("daemon", "127.0.0.1:9720");
     DEFAULTS.put("token", "");
+    DEFAULTS.put("daemon.connect.delay", "5s");
     DEFAULTS.put("sampling.rate", "0.0001");
     DEFAULTS.put("sampling.invocations", "on");
     DEFAULTS.put("sampling.invocation.share", Double.toString(InvocationSampling.DEFAULT_SHARE));
@@ -142,6 +149,7 @@ public final class AgentConfigLoader {
             daemon[0],
             Integer.parseInt(daemon[1]),
             p.string("token"),
+            p.boundedDurationMillis("daemon.connect.delay", MAX_CONNECT_DELAY_MILLIS),
             p.rate("sampling.rate"),
             invocationSampling(p),
             p.optionalLong("sampling.seed"),

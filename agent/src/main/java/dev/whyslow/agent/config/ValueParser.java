@@ -220,6 +220,16 @@ final class ValueParser {
     return parseDurationMillis(defaults.get(key));
   }
 
+  /** As {@link #durationMillis}, from 0 (no wait) to {@code maxMillis}. */
+  long boundedDurationMillis(String key, long maxMillis) {
+    Long parsed = parseDurationMillis(value(key).trim().toLowerCase(Locale.ROOT));
+    if (parsed != null && parsed >= 0 && parsed <= maxMillis) {
+      return parsed;
+    }
+    bad(key, "is not a duration from 0 to " + maxMillis / 1000 + "s (write 0, 500ms, 10s or 2m)");
+    return parseDurationMillis(defaults.get(key));
+  }
+
   /** {@code Class#method} entries, class names dotted. */
   List<String> declaredMethods(String key) {
     List<String> out = new ArrayList<>();

@@ -245,6 +245,7 @@ public final class AgentRuntime {
   private void backgroundLoop() {
     try {
       Probes.markAgentThread();
+      awaitConnectDelay();
       link.start();
       while (!stopping) {
         announceNewSites();
@@ -263,6 +264,26 @@ public final class AgentRuntime {
     }
   }
 
+  /**
+   * Waits {@code daemon.connect.delay} before this thread creates the transport and starts its
+   * work; what is offered meanwhile is held ({@link TransportLink}). Creating the transport loads
+   * some hundreds of classes from the agent's jar, and the JDK's class loading appends characters
+   * to growing {@code StringBuilder}s on the way: done while the application's first methods are
+   * compiled, that marks the growth branch of the JDK's shared {@code append(char)} as taken, and
+   * C2 keeps it in every {@code append(char)} it compiles into the application's code. On JDK 25
+   * that cost a word count 8 to 9 % (bench/README.md). A service's own start-up takes that branch
+   * anyway; a lean one may not.
+   */
+  private void awaitConnectDelay() throws InterruptedException {
+    long until = System.nanoTime() + config.connectDelayMillis() * 1_000_000;
+    synchronized (wakeUp) {
+      long left;
+      while (!stopping && (left = until - System.nanoTime()) > 0) {
+        wakeUp.wait(Math.max(1, left / 1_000_000));
+      }
+    }
+  }
+
   private void lowerShareOnceSettled() {
     double share = sampling.poll();
     if (share > 0) {
@@ -274,16 +295,16 @@ public final class AgentRuntime {
   }
 
   /**
-   * Whether sampling windows may start: {@code null} while it is too early to say, {@code ""} when
-   * they may, else why they never will ({@link SamplingWindows}).
-   */
-  /**
    * When sampling windows may start: the JIT idle, and the share of invocations at its steady one.
    */
   private BooleanSupplier settledAndSteady(JitSettling jit) {
     return () -> jit.settled() && sampling.atSteadyShare();
   }
 
+  /**
+   * Whether sampling windows may start: {@code null} while it is too early to say, {@code ""} when
+   * they may, else why they never will ({@link SamplingWindows}).
+   */
   private String windowsBlockedBecause() {
     if (instrumentation == null || !instrumentation.isRetransformClassesSupported()) {
       return "this JVM cannot retransform classes";
@@ -335,7 +356,7 @@ public final class AgentRuntime {
         runsRecorded.incrementAndGet();
         writeDump(run);
       }
-      link.start();
+      link.start(); // at once, also when the JVM exits within daemon.connect.delay
       announceNewSites();
       if (config.units().enabled()) {
         units.flushRuns(); // units that ended while the worker stopped

@@ -14,6 +14,7 @@ import dev.whyslow.protocol.Run;
 import dev.whyslow.protocol.Site;
 import dev.whyslow.protocol.Threshold;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -21,8 +22,9 @@ import java.util.function.Supplier;
 
 /**
  * The core's side of the transport: creates it once (off the application's start-up path, since
- * resolving the instance name may block), passes the daemon's commands to the probes, and keeps
- * counting drops even when the transport could not be created at all.
+ * resolving the instance name may block, and after {@code daemon.connect.delay}), holds what is
+ * offered until then, passes the daemon's commands to the probes, and keeps counting drops even
+ * when the transport could not be created at all.
  */
 final class TransportLink implements UnitOutput {
   /** What reached the daemon and what did not. */
@@ -46,6 +48,21 @@ final class TransportLink implements UnitOutput {
   private volatile String localError = "";
   private volatile Runnable announcePending = () -> {};
   private final SamplingPlan sampling;
+
+  /**
+   * What was offered before the transport existed, handed to it once created; bounded like its
+   * queue ({@code queue.capacity} runs, {@link #EARLY_MESSAGES} other messages). Guarded by itself,
+   * never held while anything blocks.
+   */
+  private final ArrayDeque<Run> earlyRuns = new ArrayDeque<>();
+
+  private final ArrayDeque<Message> earlyMessages = new ArrayDeque<>();
+
+  /** Set, under {@link #earlyRuns}, once the transport exists or could not be created. */
+  private boolean earlyOver;
+
+  /** Most messages other than runs held before the transport exists. */
+  static final int EARLY_MESSAGES = 1024;
 
   TransportLink(
       AgentConfig config, AgentLog log, Supplier<AgentStats> stats, SamplingPlan sampling) {
@@ -90,10 +107,10 @@ final class TransportLink implements UnitOutput {
       AgentTransport created =
           new AgentTransport(settings, new Commands(log, this), stats, Probes::markAgentThread);
       created.start();
-      transport = created;
+      handOver(created);
       log.info("agent started for service " + config.service() + " (" + instance + ")");
     } catch (Throwable t) {
-      transport = null;
+      dropEarly();
       localError = String.valueOf(t);
       log.warn(
           "cannot start the connection to the daemon at "
@@ -101,6 +118,42 @@ final class TransportLink implements UnitOutput {
               + " ("
               + t
               + "); runs are counted as dropped, the application is not affected");
+    }
+  }
+
+  /**
+   * Makes the transport the one everything goes to and gives it what was held, sites first: each
+   * held run may mention sites the daemon has not been told about.
+   */
+  private void handOver(AgentTransport created) {
+    List<Run> runs;
+    List<Message> messages;
+    synchronized (earlyRuns) {
+      transport = created;
+      earlyOver = true;
+      runs = List.copyOf(earlyRuns);
+      messages = List.copyOf(earlyMessages);
+      earlyRuns.clear();
+      earlyMessages.clear();
+    }
+    if (!runs.isEmpty()) {
+      announcePending.run();
+    }
+    for (Message m : messages) {
+      created.offerMessage(m);
+    }
+    for (Run r : runs) {
+      created.offerRun(r);
+    }
+  }
+
+  /** The transport could not be created: what was held is dropped, and counted. */
+  private void dropEarly() {
+    synchronized (earlyRuns) {
+      earlyOver = true;
+      localDrops.addAndGet(earlyRuns.size());
+      earlyRuns.clear();
+      earlyMessages.clear();
     }
   }
 
@@ -130,15 +183,36 @@ final class TransportLink implements UnitOutput {
   @Override
   public boolean offerMessage(Message message) {
     AgentTransport t = transport;
-    return t != null && t.offerMessage(message);
+    if (t == null) {
+      synchronized (earlyRuns) {
+        t = transport;
+        if (t == null) {
+          boolean held = !earlyOver && message != null && earlyMessages.size() < EARLY_MESSAGES;
+          if (held) {
+            earlyMessages.addLast(message);
+          }
+          return held;
+        }
+      }
+    }
+    return t.offerMessage(message);
   }
 
   @Override
   public boolean offerRun(Run run) {
     AgentTransport t = transport;
     if (t == null) {
-      localDrops.incrementAndGet();
-      return false;
+      synchronized (earlyRuns) {
+        t = transport;
+        if (t == null) {
+          if (!earlyOver && run != null && earlyRuns.size() < config.queueCapacity()) {
+            earlyRuns.addLast(run);
+            return true;
+          }
+          localDrops.incrementAndGet();
+          return false;
+        }
+      }
     }
     // The daemon refuses a whole batch of runs if one of them mentions a site it was never told
     // about, and the background thread announces new classes' sites only once a second.

@@ -32,6 +32,7 @@ class AgentConfigLoaderTest {
     assertThat(c.queueCapacity()).isEqualTo(1024);
     assertThat(c.maxPredicates()).isEqualTo(400_000);
     assertThat(c.shutdownFlushTimeoutMillis()).isEqualTo(2000);
+    assertThat(c.connectDelayMillis()).isEqualTo(5_000);
     assertThat(c.log()).isEqualTo(LogLevel.WARN);
     assertThat(r.problems())
         .anySatisfy(p -> assertThat(p).contains("service is not set"))
@@ -176,6 +177,28 @@ class AgentConfigLoaderTest {
     assertThat(bad.problems())
         .anySatisfy(p -> assertThat(p).startsWith("sampling.invocation.share.steady=0"))
         .anySatisfy(p -> assertThat(p).startsWith("sampling.invocation.settle=soon"));
+  }
+
+  @Test
+  void theConnectDelayMayBeZeroButNotPastTenMinutes() {
+    assertThat(connectDelay("daemon.connect.delay=0").config().connectDelayMillis()).isZero();
+    assertThat(connectDelay("daemon.connect.delay=1500ms").config().connectDelayMillis())
+        .isEqualTo(1_500);
+    assertThat(connectDelay("daemon.connect.delay=10m").problems()).isEmpty();
+    for (String absurd : new String[] {"11m", "-1s", "later", "999999999999h"}) {
+      AgentConfigLoader.Result r = connectDelay("daemon.connect.delay=" + absurd);
+      assertThat(r.config().connectDelayMillis()).isEqualTo(5_000);
+      assertThat(r.problems())
+          .anySatisfy(
+              problem ->
+                  assertThat(problem)
+                      .startsWith("daemon.connect.delay=" + absurd)
+                      .contains("from 0 to 600s"));
+    }
+  }
+
+  private static AgentConfigLoader.Result connectDelay(String setting) {
+    return AgentConfigLoader.load("service=s,include=a," + setting, Map.of(), Map.of());
   }
 
   @Test
