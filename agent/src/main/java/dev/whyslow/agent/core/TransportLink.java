@@ -27,6 +27,9 @@ import java.util.function.Supplier;
  * when the transport could not be created at all.
  */
 final class TransportLink implements UnitOutput {
+  /** Most messages other than runs held before the transport exists. */
+  static final int EARLY_MESSAGES = 1024;
+
   /** What reached the daemon and what did not. */
   record Counts(
       long runsSent,
@@ -58,11 +61,8 @@ final class TransportLink implements UnitOutput {
 
   private final ArrayDeque<Message> earlyMessages = new ArrayDeque<>();
 
-  /** Set, under {@link #earlyRuns}, once the transport exists or could not be created. */
-  private boolean earlyOver;
-
-  /** Most messages other than runs held before the transport exists. */
-  static final int EARLY_MESSAGES = 1024;
+  /** Set, under {@link #earlyRuns}, when the transport could not be created: nothing is held. */
+  private boolean creationFailed;
 
   TransportLink(
       AgentConfig config, AgentLog log, Supplier<AgentStats> stats, SamplingPlan sampling) {
@@ -130,7 +130,6 @@ final class TransportLink implements UnitOutput {
     List<Message> messages;
     synchronized (earlyRuns) {
       transport = created;
-      earlyOver = true;
       runs = List.copyOf(earlyRuns);
       messages = List.copyOf(earlyMessages);
       earlyRuns.clear();
@@ -150,7 +149,7 @@ final class TransportLink implements UnitOutput {
   /** The transport could not be created: what was held is dropped, and counted. */
   private void dropEarly() {
     synchronized (earlyRuns) {
-      earlyOver = true;
+      creationFailed = true;
       localDrops.addAndGet(earlyRuns.size());
       earlyRuns.clear();
       earlyMessages.clear();
@@ -187,7 +186,8 @@ final class TransportLink implements UnitOutput {
       synchronized (earlyRuns) {
         t = transport;
         if (t == null) {
-          boolean held = !earlyOver && message != null && earlyMessages.size() < EARLY_MESSAGES;
+          boolean held =
+              !creationFailed && message != null && earlyMessages.size() < EARLY_MESSAGES;
           if (held) {
             earlyMessages.addLast(message);
           }
@@ -205,7 +205,7 @@ final class TransportLink implements UnitOutput {
       synchronized (earlyRuns) {
         t = transport;
         if (t == null) {
-          if (!earlyOver && run != null && earlyRuns.size() < config.queueCapacity()) {
+          if (!creationFailed && run != null && earlyRuns.size() < config.queueCapacity()) {
             earlyRuns.addLast(run);
             return true;
           }
