@@ -17,11 +17,16 @@ public final class MethodRegistry {
 
   /** The id of {@code className.methodName} with descriptor {@code descriptor}. */
   public synchronized int idOf(String className, String methodName, String descriptor) {
-    String key = className + '.' + methodName + descriptor;
+    // Joined, not concatenated: javac's StringBuilder chain would grow its builder by the '.', and
+    // on JDK 25 a builder grown by append(char) while the service's code is profiled leaves that
+    // branch of the JDK's append(char) compiled in line into every method of the service that
+    // appends chars (bench/README.md, "The agent's own append(char)").
+    String name = String.join(".", className, methodName);
+    String key = name.concat(descriptor);
     Integer id = byKey.get(key);
     if (id == null) {
       id = names.size();
-      names.add(className + '.' + methodName);
+      names.add(name);
       classNames.add(className);
       byKey.put(key, id);
     }

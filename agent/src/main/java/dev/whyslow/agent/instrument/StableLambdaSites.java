@@ -68,10 +68,12 @@ final class StableLambdaSites {
    * made from the class file as it loaded, and different for different lambdas.
    */
   private static String key(InvokeDynamicInsnNode indy) {
-    StringBuilder key = new StringBuilder(indy.name).append(indy.desc);
-    for (Object argument : indy.bsmArgs) {
-      key.append(' ').append(argument);
+    // Joined, not appended char by char (MethodRegistry.idOf says why).
+    String[] parts = new String[indy.bsmArgs.length + 1];
+    parts[0] = indy.name.concat(indy.desc);
+    for (int i = 0; i < indy.bsmArgs.length; i++) {
+      parts[i + 1] = String.valueOf(indy.bsmArgs[i]);
     }
-    return key.toString();
+    return String.join(" ", parts);
   }
 }
