@@ -12,17 +12,21 @@ import org.objectweb.asm.Type;
  * reaching the method by reflection instead costs some 30 ms of the service's start-up on JDK 25,
  * which spins method handles for a six-argument reflective call.
  *
- * <p>The class implements {@code BiConsumer<String, byte[]>} (binary name, class file). It runs in
- * a class loader of its own ({@link BootstrapClasses}), the only module that {@code
- * jdk.internal.misc} is exported to, and refers to nothing but {@code java.*} and {@code
- * jdk.internal.misc}. Its static initializer hands an instance to the class loader that defined it,
- * which must be a {@code Consumer} of it: so no reflection is needed to create one either.
+ * <p>The class implements {@code BiConsumer<String, byte[]>} (binary name, class file) and refers
+ * to nothing but {@code java.*} and {@code jdk.internal.misc}. It is defined in one of two places
+ * ({@link BootstrapClasses}): in {@code jdk.unsupported}'s package {@code sun.misc} ({@link
+ * #IN_JDK_UNSUPPORTED}), a module {@code java.base} exports {@code jdk.internal.misc} to already;
+ * or, where that module is missing, as {@link #NAME} in a class loader of its own, whose module
+ * {@code jdk.internal.misc} must first be exported to. In that form its static initializer hands an
+ * instance to the class loader that defined it, which must be a {@code Consumer} of it.
  */
 final class BootLoaderDefiner {
-  /** The binary name of the generated class. */
+  /** The binary name of the generated class in a class loader of its own. */
   static final String NAME = "dev.whyslow.agent.definer.BootLoaderDefiner";
 
-  private static final String INTERNAL_NAME = NAME.replace('.', '/');
+  /** Its binary name in {@code jdk.unsupported}, where it has no static initializer. */
+  static final String IN_JDK_UNSUPPORTED = "sun.misc.WhyslowBootLoaderDefiner";
+
   private static final String UNSAFE = "jdk/internal/misc/Unsafe";
   private static final String DEFINE_CLASS =
       "(Ljava/lang/String;[BIILjava/lang/ClassLoader;Ljava/security/ProtectionDomain;)"
@@ -30,17 +34,30 @@ final class BootLoaderDefiner {
 
   private BootLoaderDefiner() {}
 
+  /** The class as {@link #NAME}, handing an instance to its class loader as it initializes. */
   static byte[] classFile() {
+    return classFile(NAME, true);
+  }
+
+  /** The class as {@link #IN_JDK_UNSUPPORTED}, to be created through its public constructor. */
+  static byte[] classFileInJdkUnsupported() {
+    return classFile(IN_JDK_UNSUPPORTED, false);
+  }
+
+  private static byte[] classFile(String binaryName, boolean handsOverAnInstance) {
+    String internalName = binaryName.replace('.', '/');
     ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
     writer.visit(
         Opcodes.V17,
         Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL | Opcodes.ACC_SUPER,
-        INTERNAL_NAME,
+        internalName,
         null,
         "java/lang/Object",
         new String[] {"java/util/function/BiConsumer"});
     constructor(writer);
-    handOverAnInstance(writer);
+    if (handsOverAnInstance) {
+      handOverAnInstance(writer, internalName);
+    }
     accept(writer);
     writer.visitEnd();
     return writer.toByteArray();
@@ -59,10 +76,10 @@ final class BootLoaderDefiner {
   /**
    * {@code ((Consumer) BootLoaderDefiner.class.getClassLoader()).accept(new BootLoaderDefiner())}
    */
-  private static void handOverAnInstance(ClassWriter writer) {
+  private static void handOverAnInstance(ClassWriter writer, String internalName) {
     MethodVisitor m = writer.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
     m.visitCode();
-    m.visitLdcInsn(Type.getObjectType(INTERNAL_NAME));
+    m.visitLdcInsn(Type.getObjectType(internalName));
     m.visitMethodInsn(
         Opcodes.INVOKEVIRTUAL,
         "java/lang/Class",
@@ -70,9 +87,9 @@ final class BootLoaderDefiner {
         "()Ljava/lang/ClassLoader;",
         false);
     m.visitTypeInsn(Opcodes.CHECKCAST, "java/util/function/Consumer");
-    m.visitTypeInsn(Opcodes.NEW, INTERNAL_NAME);
+    m.visitTypeInsn(Opcodes.NEW, internalName);
     m.visitInsn(Opcodes.DUP);
-    m.visitMethodInsn(Opcodes.INVOKESPECIAL, INTERNAL_NAME, "<init>", "()V", false);
+    m.visitMethodInsn(Opcodes.INVOKESPECIAL, internalName, "<init>", "()V", false);
     m.visitMethodInsn(
         Opcodes.INVOKEINTERFACE,
         "java/util/function/Consumer",

@@ -3,6 +3,9 @@ package dev.whyslow.agent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +45,16 @@ final class BootstrapClasses {
    *     class path, has them) or, after the direct way failed, {@code "appended"} with its cause
    */
   static String install(Instrumentation instrumentation) throws Exception {
+    return install(instrumentation, true);
+  }
+
+  /**
+   * As {@link #install(Instrumentation)}; {@code viaJdkUnsupported} false skips the way that needs
+   * no {@code Instrumentation}, so that a test can take the others without defining the probe
+   * classes in its own JVM's bootstrap loader.
+   */
+  static String install(Instrumentation instrumentation, boolean viaJdkUnsupported)
+      throws Exception {
     if (presentInBootLoader()) {
       return "present";
     }
@@ -50,7 +63,7 @@ final class BootstrapClasses {
       classes = read(jar);
     }
     try {
-      defineInBootLoader(instrumentation, classes);
+      defineInBootLoader(instrumentation, classes, viaJdkUnsupported);
       return DEFINED;
     } catch (Exception | LinkageError e) {
       // Classes defined before the failure stay; the jar holds the same bytes for the rest.
@@ -119,7 +132,49 @@ final class BootstrapClasses {
   }
 
   private static void defineInBootLoader(
-      Instrumentation instrumentation, Map<String, byte[]> classes) throws Exception {
+      Instrumentation instrumentation, Map<String, byte[]> classes, boolean viaJdkUnsupported)
+      throws Exception {
+    BiConsumer<String, byte[]> definer = viaJdkUnsupported ? definerInJdkUnsupported() : null;
+    if (definer == null) {
+      definer = definerInALoaderOfItsOwn(instrumentation);
+    }
+    for (String name : definitionOrder(classes)) {
+      definer.accept(name, classes.get(name));
+    }
+  }
+
+  /**
+   * The definer in {@code jdk.unsupported}, which opens {@code sun.misc} to every module and which
+   * {@code java.base} exports {@code jdk.internal.misc} to; {@code null} where the runtime lacks
+   * that module. No module is changed this way. Exporting a package of {@code java.base} with
+   * {@code Instrumentation.redefineModule}, as the other way must, cost a JDK 25 word count 3 to 4
+   * % in steady state when the agent was attached with {@code -javaagent} (bench/README.md, "The
+   * agent's own append(char)").
+   */
+  @SuppressWarnings("unchecked")
+  static BiConsumer<String, byte[]> definerInJdkUnsupported() throws Exception {
+    Class<?> openClass;
+    try {
+      openClass = Class.forName("sun.misc.Unsafe", false, null);
+    } catch (ClassNotFoundException e) {
+      return null;
+    }
+    MethodHandles.Lookup inSunMisc =
+        MethodHandles.privateLookupIn(openClass, MethodHandles.lookup());
+    Class<?> definerClass = inSunMisc.defineClass(BootLoaderDefiner.classFileInJdkUnsupported());
+    MethodHandle constructor =
+        inSunMisc.findConstructor(definerClass, MethodType.methodType(void.class));
+    try {
+      return (BiConsumer<String, byte[]>) constructor.invoke();
+    } catch (Exception | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException("the boot loader definer could not be created", t);
+    }
+  }
+
+  private static BiConsumer<String, byte[]> definerInALoaderOfItsOwn(
+      Instrumentation instrumentation) throws Exception {
     DefinerLoader loader = new DefinerLoader();
     Class<?> definerClass = loader.defineDefiner();
     instrumentation.redefineModule(
@@ -131,10 +186,7 @@ final class BootstrapClasses {
         Map.of());
     // Initializing the class hands its instance to the loader.
     Class.forName(definerClass.getName(), true, loader);
-    BiConsumer<String, byte[]> definer = loader.definer();
-    for (String name : definitionOrder(classes)) {
-      definer.accept(name, classes.get(name));
-    }
+    return loader.definer();
   }
 
   /**

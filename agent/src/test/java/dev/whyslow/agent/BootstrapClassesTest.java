@@ -97,7 +97,7 @@ class BootstrapClassesTest {
                   }
                 });
 
-    String how = BootstrapClasses.install(refusing);
+    String how = BootstrapClasses.install(refusing, false);
 
     assertThat(how).startsWith("appended").contains("no module changes here");
     assertThat(appended).hasSize(1);
@@ -105,6 +105,25 @@ class BootstrapClassesTest {
       assertThat(jar.getEntry("dev/whyslow/agent/bootstrap/Probes.class")).isNotNull();
       Files.delete(Path.of(jar.getName()));
     }
+  }
+
+  @Test
+  void theDefinerInJdkUnsupportedPutsAClassInTheBootstrapLoaderWithoutChangingAModule()
+      throws Exception {
+    // A class of this test's own, so the JVM's bootstrap loader gains nothing another test uses.
+    String name = "dev.whyslow.agent.boottest.DefinedByTheTest";
+    var definer = BootstrapClasses.definerInJdkUnsupported();
+    assertThat(definer).isNotNull();
+    assertThat(definer.getClass().getModule().getName()).isEqualTo("jdk.unsupported");
+    assertThat(Object.class.getModule().isExported("jdk.internal.misc", getClass().getModule()))
+        .isFalse();
+
+    definer.accept(name, type(name.replace('.', '/'), "java/lang/Object"));
+
+    Class<?> defined = Class.forName(name, false, null);
+    assertThat(defined.getClassLoader()).isNull();
+    assertThat(Object.class.getModule().isExported("jdk.internal.misc", getClass().getModule()))
+        .isFalse();
   }
 
   private static byte[] type(String name, String superName, String... interfaces) {
