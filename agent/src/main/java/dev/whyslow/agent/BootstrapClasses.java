@@ -134,7 +134,14 @@ final class BootstrapClasses {
   private static void defineInBootLoader(
       Instrumentation instrumentation, Map<String, byte[]> classes, boolean viaJdkUnsupported)
       throws Exception {
-    BiConsumer<String, byte[]> definer = viaJdkUnsupported ? definerInJdkUnsupported() : null;
+    BiConsumer<String, byte[]> definer = null;
+    if (viaJdkUnsupported) {
+      try {
+        definer = definerInJdkUnsupported();
+      } catch (Exception | LinkageError e) {
+        // A runtime that refuses this way may still take the export below.
+      }
+    }
     if (definer == null) {
       definer = definerInALoaderOfItsOwn(instrumentation);
     }
