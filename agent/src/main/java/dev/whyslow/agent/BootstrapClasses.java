@@ -23,8 +23,10 @@ import org.objectweb.asm.ClassReader;
  * with an appended jar the JVM warns at every start that it shares only boot loader classes from
  * its CDS archives ("Sharing is only supported for boot loader classes because bootstrap classpath
  * has been appended"), and on JDK 25 it loaded an application class from its jar rather than from
- * the service's AppCDS archive (bench/README.md). Where the direct way fails (a JDK without the
- * internal method it takes), the jar is appended as before.
+ * the service's AppCDS archive (bench/README.md). The definer that calls the JDK's internal {@code
+ * Unsafe.defineClass} lives in {@code jdk.unsupported} where that module is present, and otherwise
+ * in a loader of its own that {@code java.base} must first export the method's package to. Where
+ * both fail (a JDK without that internal method), the jar is appended as before.
  */
 final class BootstrapClasses {
   /** The resource in the agent jar that holds the probe classes. */
