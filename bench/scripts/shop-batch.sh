@@ -11,7 +11,7 @@
 # units=on,log=info and then the arm's arguments (a later key wins). Needs a build
 # (mvn -B -ntp -DskipTests package), taskset and two CPUs. Example, the agent against no agent:
 #
-#   bench/scripts/shop-batch.sh /tmp/batch 170 6 "none;;none" "agent;;"
+#   bench/scripts/shop-batch.sh batch-out 170 6 "none;;none" "agent;;"
 #
 # Prints each arm's request threads in ms of CPU per second, slice by slice, and the mean of each
 # against the mean of the arms named none, none1, none2...; CODELIST=1 also saves each shop's
