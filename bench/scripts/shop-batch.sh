@@ -2,7 +2,7 @@
 # Several example shops at once on CPU 1, each under its own LoadGenerator at 200 requests/s on
 # CPU 0, all reporting to one whyslowd on CPU 0; the request threads' CPU of each shop read by
 # ThreadCpu in slices of 30 s (bench/LATENCY.md, "the batch"). Shops of one batch share the host's
-# state, so their request threads compare to a point or two; batches an hour apart do not.
+# state, so their request threads compare to two or three points; batches an hour apart do not.
 #
 #   bench/scripts/shop-batch.sh <out dir> <first slice at, s> <slices> <arm>...
 #   arm = label;<extra JVM options>;<agent arguments, or none for no agent>[;<agent jar>]
@@ -23,6 +23,16 @@ if [ $# -lt 4 ]; then
 fi
 out=$1 start=$2 slices=$3
 shift 3
+if ! [[ $start =~ ^[0-9]+$ && $slices =~ ^[1-9][0-9]*$ ]]; then
+  echo "shop-batch: <first slice at> and <slices> must be whole numbers (slices at least 1), were '$start' and '$slices'" >&2
+  exit 2
+fi
+for arm in "$@"; do
+  if ! [[ $arm =~ ^[A-Za-z0-9_-]+\;[^\;]*\;[^\;]*(\;[^\;]+)?$ ]]; then
+    echo "shop-batch: arm '$arm' is not label;<JVM options>;<agent arguments or none>[;<agent jar>]" >&2
+    exit 2
+  fi
+done
 root=$(cd "$(dirname "$0")/../.." && pwd)
 agent=$root/agent/target/whyslow-agent.jar
 examples=$root/examples/target/whyslow-examples.jar
@@ -35,7 +45,7 @@ rm -rf "$out/data"
 taskset -c 0 "$root/daemon/bin/whyslowd" --data.dir="$out/data" > "$out/daemon.log" 2>&1 &
 daemon=$!
 shops=() labels=() loads=()
-trap 'kill "${loads[@]}" "${shops[@]}" "$daemon" 2>/dev/null || true' EXIT
+trap 'kill "${loads[@]}" "${shops[@]}" "$daemon" 2>/dev/null || true; wait 2>/dev/null || true' EXIT
 sleep 4
 port=18100
 for arm in "$@"; do
