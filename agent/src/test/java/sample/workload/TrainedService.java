@@ -4,13 +4,9 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.HttpURLConnection;
 import java.net.InetSocketAddress;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,13 +33,13 @@ public final class TrainedService {
     int port = server.getAddress().getPort();
     long sum = 0;
     for (int i = 0; i < 120; i++) {
-      sum += get(port, KINDS[i % KINDS.length] + "?n=" + i).length();
+      sum += LocalRequests.get(port, KINDS[i % KINDS.length] + "?n=" + i).length();
     }
-    awaitFile(dir.resolve("trained"));
+    LocalRequests.awaitFile(dir.resolve("trained"));
     for (int i = 0; i < 80; i++) {
-      sum += get(port, KINDS[i % KINDS.length] + "?n=" + i).length();
+      sum += LocalRequests.get(port, KINDS[i % KINDS.length] + "?n=" + i).length();
     }
-    sum += get(port, "/report?n=7&slow=1").length();
+    sum += LocalRequests.get(port, "/report?n=7&slow=1").length();
     System.out.println("served " + sum);
     server.stop(0);
     pool.shutdown();
@@ -144,23 +140,6 @@ public final class TrainedService {
   static final class Pages {
     static String render(String body) {
       return body.isEmpty() ? "<empty>" : "<p>" + body + "</p>";
-    }
-  }
-
-  private static String get(int port, String path) throws IOException {
-    HttpURLConnection c =
-        (HttpURLConnection) new URL("http://127.0.0.1:" + port + path).openConnection();
-    try (InputStream in = c.getInputStream()) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } finally {
-      c.disconnect();
-    }
-  }
-
-  private static void awaitFile(Path file) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!Files.exists(file) && System.nanoTime() < deadline) {
-      TimeUnit.MILLISECONDS.sleep(10);
     }
   }
 }

@@ -112,4 +112,23 @@ public final class Entries {
     ThreadState s = ThreadStates.current();
     return open && s.invocations == s.sampledAt ? Probes.PROBES : s.guardUnsampled;
   }
+
+  /**
+   * Once units are chosen whole ({@code units.choice=unit}), at the entry of a unit's root, of a
+   * method whose copies are inside its own body and of a method that recurses alone: {@link
+   * Probes#PROBES} when the thread's unit was chosen ({@code Units.start}), else {@link
+   * Probes#OWN}. It draws nothing: the unit's choice was the draw, and in a chosen unit the copies
+   * call each other's copies ({@link WorldCalls}), so most methods have no entry at all.
+   */
+  public static int worldEntry() {
+    return ThreadStates.current().world;
+  }
+
+  /**
+   * As {@link #worldEntry()}, at a guard method's entry: {@link Probes#DEPTH} in a unit not chosen,
+   * whose depth-only copy runs the guard.
+   */
+  public static int worldGuardEntry() {
+    return ThreadStates.current().worldGuard;
+  }
 }

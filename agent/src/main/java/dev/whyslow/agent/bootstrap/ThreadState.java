@@ -76,6 +76,18 @@ public final class ThreadState {
   int guardUnsampled = Probes.OWN;
 
   /**
+   * Once units are chosen whole ({@code units.choice=unit}): what a unit's root runs ({@link
+   * Entries#worldEntry}), {@link Probes#PROBES} in a chosen unit, else {@link Probes#OWN}.
+   */
+  int world = Probes.OWN;
+
+  /**
+   * As {@link #world}, for the guard methods ({@link Entries#worldGuardEntry}): {@link
+   * Probes#DEPTH} in a unit not chosen, whose guard still has to run.
+   */
+  int worldGuard = Probes.OWN;
+
+  /**
    * Which method entries have unit work to do, the one thing a method entry checks besides the
    * depth: bit {@code id % 256} (word {@code id / 64 % 4}) is set for the guards of the running
    * unit's model, and every bit while the unit is traced; all are clear outside units. An entry
@@ -133,10 +145,12 @@ public final class ThreadState {
    * {@code u} starts on this thread, watching the entries in {@code bits} (see {@link #watch});
    * with {@code everyFrame} false only the guard methods count their frames in it.
    */
-  void startUnit(UnitState u, long[] bits, boolean everyFrame) {
+  void startUnit(UnitState u, long[] bits, boolean everyFrame, boolean chosen) {
     unit = u;
     unsampled = everyFrame ? Probes.DEPTH : Probes.OWN;
     guardUnsampled = Probes.DEPTH;
+    world = chosen ? Probes.PROBES : Probes.OWN;
+    worldGuard = chosen ? Probes.PROBES : Probes.DEPTH;
     watch(bits);
   }
 
@@ -145,6 +159,8 @@ public final class ThreadState {
     unit = null;
     unsampled = Probes.OWN;
     guardUnsampled = Probes.OWN;
+    world = Probes.OWN;
+    worldGuard = Probes.OWN;
     unwatch();
   }
 

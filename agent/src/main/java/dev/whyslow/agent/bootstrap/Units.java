@@ -43,6 +43,9 @@ public final class Units {
   /** Units traced for training: a unit is traced when a 31-bit draw is below this; 0 = none. */
   private static volatile int traceBelow;
 
+  /** Whether units are chosen whole ({@link #chooseUnits}). */
+  private static volatile boolean choosing;
+
   private static UnitState[] states = new UnitState[16];
   private static int stateCount;
 
@@ -95,6 +98,17 @@ public final class Units {
    */
   public static void setCodeDormant(boolean dormant) {
     codeDormant = dormant;
+  }
+
+  /**
+   * Units that start from now on are chosen whole ({@code true}), with probability {@link
+   * Probes#invocationShare()}, or not at all: a chosen unit runs the copies with probes from its
+   * roots down ({@link Entries#worldEntry}), every other unit the code javac wrote. A traced unit
+   * is always chosen, since only the copies count the depth its trace needs. Meant for when the
+   * instrumented classes have been retransformed into the form where a copy calls copies.
+   */
+  public static void chooseUnits(boolean choose) {
+    choosing = choose;
   }
 
   /** The model the guards use, or {@code null}. */
@@ -365,7 +379,12 @@ public final class Units {
             || (kind == UnitState.LOOP && !codeDormant)
             || u.model == null
             || u.model != guardsWithoutDepth;
-    s.startUnit(u, u.watchedEntries(), u.everyFrame);
+    s.startUnit(u, u.watchedEntries(), u.everyFrame, choosing && (u.tracing || chosen(s)));
+  }
+
+  /** A unit chosen with the share of sampled invocations, by this thread's random stream. */
+  private static boolean chosen(ThreadState s) {
+    return Probes.enabled && ((s.nextLong() >>> 11) * 0x1.0p-53) < Probes.invocationShare;
   }
 
   /** A nested entry point: it names the unit and its depth is the base from now on. */

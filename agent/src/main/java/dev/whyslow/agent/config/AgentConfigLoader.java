@@ -75,6 +75,7 @@ public final class AgentConfigLoader {
     DEFAULTS.put("units.declare", "");
     DEFAULTS.put("units.audit.share", "0");
     DEFAULTS.put("units.depth", "auto");
+    DEFAULTS.put("units.choice", "invocation");
     DEFAULTS.put("config", "");
   }
 
@@ -174,7 +175,8 @@ public final class AgentConfigLoader {
                 p.durationMillis("units.watchdog.interval"),
                 p.declaredMethods("units.declare"),
                 p.share("units.audit.share"),
-                p.choice("units.depth", "auto", "all").equals("all")),
+                p.choice("units.depth", "auto", "all").equals("all"),
+                p.choice("units.choice", "invocation", "unit").equals("unit")),
             windows(p));
     return new Result(config, problems);
   }

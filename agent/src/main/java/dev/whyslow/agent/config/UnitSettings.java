@@ -17,6 +17,9 @@ import java.util.List;
  * @param depthInEveryFrame {@code units.depth=all}: every method of a unit counts its frame, even
  *     once the trained guards tell types apart by site alone; {@code auto}, the default, then
  *     counts only the guards' frames, as sampling windows do whatever this says
+ * @param wholeUnits {@code units.choice=unit}: once the guards infer by site, whole units are
+ *     chosen for sampling (one in {@code 1 / share}) instead of single invocations, and every other
+ *     unit runs the code javac wrote; {@code invocation}, the default, chooses at every entry
  */
 public record UnitSettings(
     boolean enabled,
@@ -27,7 +30,8 @@ public record UnitSettings(
     long watchdogIntervalMillis,
     List<String> declared,
     double auditShare,
-    boolean depthInEveryFrame) {
+    boolean depthInEveryFrame,
+    boolean wholeUnits) {
 
   public UnitSettings {
     declared = List.copyOf(declared);
@@ -35,6 +39,6 @@ public record UnitSettings(
 
   /** The defaults, as documented in {@code config/agent.properties}. */
   public static UnitSettings defaults() {
-    return new UnitSettings(true, 400, 0.25, 10_000, false, 1_000, List.of(), 0.0, false);
+    return new UnitSettings(true, 400, 0.25, 10_000, false, 1_000, List.of(), 0.0, false, false);
   }
 }

@@ -11,6 +11,7 @@ import dev.whyslow.agent.instrument.GuardMethods;
 import dev.whyslow.agent.instrument.InstrumentationCounters;
 import dev.whyslow.agent.instrument.ProbeTransformer;
 import dev.whyslow.agent.instrument.Scope;
+import dev.whyslow.agent.instrument.UnitChoice;
 import dev.whyslow.protocol.AgentStats;
 import dev.whyslow.protocol.Run;
 import java.io.IOException;
@@ -65,6 +66,7 @@ public final class AgentRuntime {
     sampling.setRate(config.samplingRate());
     this.instrumentation = instrumentation;
     GuardMethods guards = new GuardMethods();
+    UnitChoice unitChoice = new UnitChoice();
     ClassInstrumenter instrumenter =
         ClassInstrumenter.builder(registry, config.probes(), counters)
             .methods(methods)
@@ -72,6 +74,7 @@ public final class AgentRuntime {
             .copies(sampling.copies())
             .guards(guards)
             .closableEntries(config.windows().enabled())
+            .unitChoice(unitChoice, scope::includes)
             .build();
     this.transformer =
         new ProbeTransformer(scope, instrumenter, counters, instrumentation, this::reportFailure);
@@ -87,6 +90,9 @@ public final class AgentRuntime {
             guards,
             instrumentation,
             log);
+    if (config.units().wholeUnits() && !config.windows().enabled()) {
+      guardEntries.chooseWholeUnits(unitChoice, scope::includes);
+    }
     this.training = new UnitTraining(config.units(), methods, units, link, guardEntries, log);
     units.attach(training);
     this.unitWorker = new UnitWorker(config.units(), units, link, this::unitTick);

@@ -5,12 +5,14 @@ import dev.whyslow.agent.bootstrap.ContextTable;
 import dev.whyslow.agent.bootstrap.UnitModel;
 import dev.whyslow.agent.bootstrap.Units;
 import dev.whyslow.agent.instrument.GuardMethods;
+import dev.whyslow.agent.instrument.UnitChoice;
 import dev.whyslow.agent.units.training.UnitCallTrace;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * After training, with {@code units.depth=auto} (the default): when every guard names the same unit
@@ -41,6 +43,13 @@ final class GuardEntries {
 
   private volatile boolean bySite;
 
+  /** With {@code units.choice=unit}: the form to turn on, and which classes get it. */
+  private UnitChoice unitChoice;
+
+  private Predicate<String> inScope = name -> false;
+
+  private volatile boolean wholeUnits;
+
   /**
    * @param copies whether instrumented methods have copies (sampled invocations): without them
    *     every depth-counted method counts in its own code, and there is nothing to save
@@ -59,6 +68,16 @@ final class GuardEntries {
     this.guards = guards;
     this.instrumentation = instrumentation;
     this.log = log;
+  }
+
+  /**
+   * Makes training, when the guards infer by site, also turn units chosen whole on ({@code
+   * units.choice=unit}): {@code choice} is the instrumenter's, and every loaded class {@code
+   * inScope} is retransformed into that form with the guards' classes.
+   */
+  void chooseWholeUnits(UnitChoice choice, Predicate<String> inScope) {
+    this.unitChoice = choice;
+    this.inScope = inScope;
   }
 
   /**
@@ -95,9 +114,16 @@ final class GuardEntries {
       }
     }
     guards.set(ids); // classes loaded from now on get the guard's entry as they load
+    boolean whole = unitChoice != null;
+    if (whole) {
+      unitChoice.set(rootsOf(traces));
+    }
     List<Class<?>> loaded = new ArrayList<>();
     for (Class<?> c : instrumentation.getAllLoadedClasses()) {
-      if (classNames.contains(c.getName()) && instrumentation.isModifiableClass(c)) {
+      boolean wanted =
+          classNames.contains(c.getName())
+              || (whole && !c.isArray() && !c.isPrimitive() && inScope.test(c.getName()));
+      if (wanted && instrumentation.isModifiableClass(c)) {
         loaded.add(c);
       }
     }
@@ -109,6 +135,9 @@ final class GuardEntries {
     } catch (Throwable t) {
       everyFrameBecause = "the guards' classes could not be retransformed";
       guards.set(new int[0]);
+      if (whole) {
+        unitChoice.clear();
+      }
       AgentErrors.report("giving the guards their entries", t);
       log.warn(
           "could not retransform the guards' classes "
@@ -120,6 +149,19 @@ final class GuardEntries {
     }
     Units.countDepthOnlyWhereNeeded(m);
     bySite = true;
+    if (whole) {
+      // The classes run the code javac wrote now: loops' units find their end without the depth.
+      Units.setCodeDormant(true);
+      Units.chooseUnits(true);
+      wholeUnits = true;
+      log.info(
+          "units are chosen whole from now on (units.choice=unit): "
+              + loaded.size()
+              + " classes retransformed in "
+              + (System.nanoTime() - start) / 1_000_000
+              + " ms");
+      return;
+    }
     log.info(
         "each guard names the same unit types at every depth: units count depth only in the "
             + ids.length
@@ -128,6 +170,29 @@ final class GuardEntries {
             + " classes of the guards and of the traced methods retransformed in "
             + (System.nanoTime() - start) / 1_000_000
             + " ms)");
+  }
+
+  /** Whether units are chosen whole ({@code units.choice=unit}, after training). */
+  boolean wholeUnits() {
+    return wholeUnits;
+  }
+
+  /** The first frames of the traced units: the methods their entry methods called. */
+  private static int[] rootsOf(List<UnitCallTrace> traces) {
+    Set<Integer> roots = new HashSet<>();
+    for (UnitCallTrace trace : traces) {
+      for (int i = 0; i < trace.size(); i++) {
+        if (trace.relativeDepths()[i] == 1) {
+          roots.add(trace.methodIds()[i]);
+        }
+      }
+    }
+    int[] ids = new int[roots.size()];
+    int i = 0;
+    for (int id : roots) {
+      ids[i++] = id;
+    }
+    return ids;
   }
 
   /** Whether units count depth only in the guards' frames: the guards infer by site. */

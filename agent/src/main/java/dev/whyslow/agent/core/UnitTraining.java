@@ -118,10 +118,6 @@ final class UnitTraining {
     trained = result;
     Units.publish(m);
     Units.setTraceShare(settings.auditShare());
-    UnitTypeBatch batch = new UnitTypeBatch(result.describe());
-    if (!output.offerMessage(batch)) {
-      unsentTypes = batch;
-    }
     log.info(
         "trained "
             + types.length
@@ -134,6 +130,12 @@ final class UnitTraining {
             + " guard methods"
             + (result.notes().isEmpty() ? "" : " (" + String.join("; ", result.notes()) + ")"));
     guardEntries.afterTraining(m, traced);
+    // Sent once the guards' entries are set up, so a daemon that has the types sees units typed
+    // the way they will be from now on.
+    UnitTypeBatch batch = new UnitTypeBatch(result.describe());
+    if (!output.offerMessage(batch)) {
+      unsentTypes = batch;
+    }
   }
 
   private void audit() {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodTooLargeException;
@@ -34,6 +35,8 @@ public final class ClassInstrumenter {
   private final boolean copies;
   private final GuardMethods guards;
   private final boolean closableEntries;
+  private final UnitChoice unitChoice;
+  private final Predicate<String> inScope;
 
   /** Probes only, inline in every method: no unit wrappers, no depth count, no copies. */
   public ClassInstrumenter(
@@ -50,6 +53,8 @@ public final class ClassInstrumenter {
     this.copies = b.copies;
     this.guards = b.guards;
     this.closableEntries = b.closableEntries;
+    this.unitChoice = b.unitChoice;
+    this.inScope = b.inScope;
   }
 
   /** An instrumenter for probes only, to which the builder adds what the agent's settings ask. */
@@ -69,6 +74,8 @@ public final class ClassInstrumenter {
     private boolean copies;
     private GuardMethods guards = new GuardMethods();
     private boolean closableEntries;
+    private UnitChoice unitChoice = new UnitChoice();
+    private Predicate<String> inScope = name -> false;
 
     private Builder(SiteRegistry registry, ProbeSet probes, InstrumentationCounters counters) {
       this.registry = registry;
@@ -113,6 +120,16 @@ public final class ClassInstrumenter {
      */
     public Builder closableEntries(boolean closable) {
       this.closableEntries = closable;
+      return this;
+    }
+
+    /**
+     * Once {@code choice} is on, classes get the form where units are chosen whole, and the copies'
+     * calls of the classes {@code inScope} (internal names) go to their copies ({@link CopyCalls}).
+     */
+    public Builder unitChoice(UnitChoice choice, Predicate<String> inScope) {
+      this.unitChoice = choice;
+      this.inScope = inScope;
       return this;
     }
 
@@ -316,17 +333,22 @@ public final class ClassInstrumenter {
       MethodNode depthOnly,
       int methodId,
       boolean guard) {
+    boolean wholeUnits = unitChoice.on();
     // A guard's entry tests whether the entries are open itself: its unit still needs the guard.
-    boolean closable = closableEntries && !guard;
+    boolean closable = closableEntries && !guard && !wholeUnits;
     String copied = own.name + MethodCopies.SUFFIX;
     String depth = copied + MethodCopies.DEPTH_SUFFIX;
     boolean recursesAlone = SelfCalls.recursesAlone(node.name, node.access, own);
+    if (wholeUnits) {
+      CopyCalls.rewrite(node, withProbes, inScope);
+    }
     if (!recursesAlone && MethodCopies.mergeable(own, withProbes, depthOnly)) {
       if (depthOnly != null) {
         MethodRewriter.rewrite(depthOnly, List.of(), new int[0], ProbeFrames.NONE, methodId);
       }
-      MethodCopies.merge(
-          own, node.name, withProbes, depthOnly, entryFor(own, methodId, guard), closable);
+      String entry =
+          wholeUnits ? (guard ? "worldGuardEntry" : "worldEntry") : entryFor(own, methodId, guard);
+      MethodCopies.merge(own, node.name, withProbes, depthOnly, entry, closable);
       return;
     }
     if (recursesAlone) {
@@ -350,9 +372,21 @@ public final class ClassInstrumenter {
       MethodCopies.rename(depthOnly, depth);
       node.methods.add(depthOnly);
     }
-    MethodNode chooser =
-        MethodCopies.dispatch(
-            node.name, own, withProbes, depthOnly, entryFor(own, methodId, guard), closable);
+    String entry =
+        !wholeUnits
+            ? entryFor(own, methodId, guard)
+            : guard
+                ? "worldGuardEntry"
+                : recursesAlone || unitChoice.isRoot(methodId) ? "worldEntry" : null;
+    MethodNode chooser;
+    if (entry != null) {
+      chooser = MethodCopies.dispatch(node.name, own, withProbes, depthOnly, entry, closable);
+    } else {
+      // No choice at this entry: the method keeps the code javac wrote, and the chooser only the
+      // place it has in every form of the class (a retransformation may not remove a method).
+      chooser =
+          depthOnly == null ? null : MethodCopies.chooser(node.name, own, withProbes, depthOnly);
+    }
     if (chooser != null) {
       node.methods.add(chooser);
     }

@@ -330,7 +330,7 @@ final class MethodCopies {
    * {@code withProbes} for {@code Probes.PROBES}, else {@code depthOnly}: the method's arguments
    * and the choice, an int, last.
    */
-  private static MethodNode chooser(
+  static MethodNode chooser(
       String owner, MethodNode method, MethodNode withProbes, MethodNode depthOnly) {
     String desc = method.desc.replace(")", "I)");
     MethodNode chooser =

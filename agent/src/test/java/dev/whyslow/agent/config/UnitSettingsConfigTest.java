@@ -24,7 +24,7 @@ class UnitSettingsConfigTest {
                 "units=off,units.training.units=50,units.training.share=1/2,"
                     + "units.stats.interval=2m,units.runs=all,units.watchdog.interval=250ms,"
                     + "units.declare=com.acme.Worker#process,com.acme.Job#run,units.audit.share=0.1,"
-                    + "units.depth=all",
+                    + "units.depth=all,units.choice=unit",
                 Map.of(),
                 Map.of())
             .config()
@@ -40,6 +40,7 @@ class UnitSettingsConfigTest {
                 250,
                 List.of("com.acme.Worker#process", "com.acme.Job#run"),
                 0.1,
+                true,
                 true));
   }
 

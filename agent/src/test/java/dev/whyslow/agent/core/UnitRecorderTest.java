@@ -59,7 +59,8 @@ class UnitRecorderTest {
             d.watchdogIntervalMillis(),
             List.of(),
             0,
-            true);
+            true,
+            false);
     UnitRecorder r =
         new UnitRecorder(
             settings,
