@@ -89,10 +89,8 @@ public final class WorldCalls {
       return new ConstantCallSite(copy != null ? copy : plain);
     }
     if (kind == VIRTUAL) {
-      MethodHandle select =
-          SELECT.bindTo(new ByReceiver(caller, name, type, plain)).asType(selectType(type));
-      return new ConstantCallSite(
-          MethodHandles.foldArguments(MethodHandles.exactInvoker(type), select));
+      ByReceiver byClass = new ByReceiver(caller, name, type, plain);
+      return new VirtualCallSite(type, byClass, SELECT.bindTo(byClass).asType(selectType(type)));
     }
     MethodHandle copy =
         kind == STATIC

@@ -74,7 +74,7 @@ public final class AgentRuntime {
             .copies(sampling.copies())
             .guards(guards)
             .closableEntries(config.windows().enabled())
-            .unitChoice(unitChoice, scope::includes)
+            .unitChoice(unitChoice, scope::includes, wholeUnits(config))
             .build();
     this.transformer =
         new ProbeTransformer(scope, instrumenter, counters, instrumentation, this::reportFailure);
@@ -90,7 +90,7 @@ public final class AgentRuntime {
             guards,
             instrumentation,
             log);
-    if (config.units().wholeUnits() && !config.windows().enabled()) {
+    if (wholeUnits(config)) {
       guardEntries.chooseWholeUnits(unitChoice, scope::includes);
     }
     this.training = new UnitTraining(config.units(), methods, units, link, guardEntries, log);
@@ -199,6 +199,11 @@ public final class AgentRuntime {
   /** Units audited after training. */
   public long auditTotal() {
     return training.auditTotal.get();
+  }
+
+  /** Whether units are to be chosen whole once trained: not with sampling windows. */
+  private static boolean wholeUnits(AgentConfig config) {
+    return config.units().wholeUnits() && !config.windows().enabled();
   }
 
   Scope scope() {

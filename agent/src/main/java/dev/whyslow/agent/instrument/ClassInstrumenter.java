@@ -37,6 +37,7 @@ public final class ClassInstrumenter {
   private final boolean closableEntries;
   private final UnitChoice unitChoice;
   private final Predicate<String> inScope;
+  private final boolean separateCopies;
 
   /** Probes only, inline in every method: no unit wrappers, no depth count, no copies. */
   public ClassInstrumenter(
@@ -55,6 +56,7 @@ public final class ClassInstrumenter {
     this.closableEntries = b.closableEntries;
     this.unitChoice = b.unitChoice;
     this.inScope = b.inScope;
+    this.separateCopies = b.separateCopies;
   }
 
   /** An instrumenter for probes only, to which the builder adds what the agent's settings ask. */
@@ -76,6 +78,7 @@ public final class ClassInstrumenter {
     private boolean closableEntries;
     private UnitChoice unitChoice = new UnitChoice();
     private Predicate<String> inScope = name -> false;
+    private boolean separateCopies;
 
     private Builder(SiteRegistry registry, ProbeSet probes, InstrumentationCounters counters) {
       this.registry = registry;
@@ -126,10 +129,14 @@ public final class ClassInstrumenter {
     /**
      * Once {@code choice} is on, classes get the form where units are chosen whole, and the copies'
      * calls of the classes {@code inScope} (internal names) go to their copies ({@link CopyCalls}).
+     * With {@code willBeOn}, no method gets its copies inside its own body ({@link
+     * MethodCopies#merge}), so that in that form no method but the roots and guards keeps a choice
+     * at its entry or a body grown by its copies.
      */
-    public Builder unitChoice(UnitChoice choice, Predicate<String> inScope) {
+    public Builder unitChoice(UnitChoice choice, Predicate<String> inScope, boolean willBeOn) {
       this.unitChoice = choice;
       this.inScope = inScope;
+      this.separateCopies = willBeOn;
       return this;
     }
 
@@ -342,7 +349,7 @@ public final class ClassInstrumenter {
     if (wholeUnits) {
       CopyCalls.rewrite(node, withProbes, inScope);
     }
-    if (!recursesAlone && MethodCopies.mergeable(own, withProbes, depthOnly)) {
+    if (!recursesAlone && !separateCopies && MethodCopies.mergeable(own, withProbes, depthOnly)) {
       if (depthOnly != null) {
         MethodRewriter.rewrite(depthOnly, List.of(), new int[0], ProbeFrames.NONE, methodId);
       }
