@@ -48,8 +48,6 @@ final class GuardEntries {
 
   private Predicate<String> inScope = name -> false;
 
-  private volatile boolean wholeUnits;
-
   /**
    * @param copies whether instrumented methods have copies (sampled invocations): without them
    *     every depth-counted method counts in its own code, and there is nothing to save
@@ -153,7 +151,6 @@ final class GuardEntries {
       // The classes run the code javac wrote now: loops' units find their end without the depth.
       Units.setCodeDormant(true);
       Units.chooseUnits(true);
-      wholeUnits = true;
       log.info(
           "units are chosen whole from now on (units.choice=unit): "
               + loaded.size()
@@ -170,11 +167,6 @@ final class GuardEntries {
             + " classes of the guards and of the traced methods retransformed in "
             + (System.nanoTime() - start) / 1_000_000
             + " ms)");
-  }
-
-  /** Whether units are chosen whole ({@code units.choice=unit}, after training). */
-  boolean wholeUnits() {
-    return wholeUnits;
   }
 
   /** The first frames of the traced units: the methods their entry methods called. */
