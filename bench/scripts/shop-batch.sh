@@ -15,10 +15,12 @@
 #
 # Prints each arm's request threads in ms of CPU per second, slice by slice, and the mean of each
 # against the mean of the arms named none, none1, none2...; CODELIST=1 also saves each shop's
-# compiled methods (jcmd Compiler.codelist) at the end.
+# compiled methods (jcmd Compiler.codelist) at the end, and PERF=1 records each shop under
+# perf (cpu-clock, 999 Hz) through the slices into <label>.perf.data and writes its JIT symbol map
+# (jcmd Compiler.perfmap, /tmp/perf-<pid>.map) at the end, for perf report --sort comm,sym.
 set -euo pipefail
 if [ $# -lt 4 ]; then
-  sed -n '2,19p' "$0" >&2
+  sed -n '2,20p' "$0" >&2
   exit 2
 fi
 out=$1 start=$2 slices=$3
@@ -70,6 +72,14 @@ for i in "${!shops[@]}"; do
   loads+=($!)
 done
 sleep "$start"
+perfs=()
+if [ -n "${PERF:-}" ]; then
+  for i in "${!shops[@]}"; do
+    perf record -q -e cpu-clock -F 999 -p "${shops[$i]}" -o "$out/${labels[$i]}.perf.data" \
+      -- sleep "$((slices * 30))" > "$out/${labels[$i]}.perf.log" 2>&1 &
+    perfs+=($!)
+  done
+fi
 for s in $(seq 1 "$slices"); do
   readers=()
   for i in "${!shops[@]}"; do
@@ -79,6 +89,13 @@ for s in $(seq 1 "$slices"); do
   done
   wait "${readers[@]}"
 done
+if [ ${#perfs[@]} -gt 0 ]; then
+  wait "${perfs[@]}" || true
+  for i in "${!shops[@]}"; do
+    jcmd "${shops[$i]}" Compiler.perfmap > /dev/null 2>&1 || true
+    echo "${labels[$i]} ${shops[$i]}" >> "$out/perf-pids.txt"
+  done
+fi
 if [ -n "${CODELIST:-}" ]; then
   for i in "${!shops[@]}"; do
     jcmd "${shops[$i]}" Compiler.codelist > "$out/${labels[$i]}.codelist.txt" 2>&1 || true

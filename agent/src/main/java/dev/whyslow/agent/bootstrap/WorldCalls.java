@@ -90,7 +90,8 @@ public final class WorldCalls {
     }
     if (kind == VIRTUAL) {
       ByReceiver byClass = new ByReceiver(caller, name, type, plain);
-      return new VirtualCallSite(type, byClass, SELECT.bindTo(byClass).asType(selectType(type)));
+      MethodHandle select = SELECT.bindTo(byClass).asType(selectType(type));
+      return new VirtualCallSite(type, byClass, select, caller.lookupClass().getClassLoader());
     }
     MethodHandle copy =
         kind == STATIC

@@ -3,9 +3,13 @@ package dev.whyslow.agent.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.ref.WeakReference;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -73,6 +77,20 @@ class WorldCallsTest {
       return 3;
     }
   }
+
+  /** Public, so that a class of another loader (a plugin's) may extend it. */
+  public static class Extensible {
+    public int value() {
+      return 1;
+    }
+
+    private int value$whyslow() {
+      return -1;
+    }
+  }
+
+  /** Loaded by a loader of its own in the test, as a plugin's class would be. */
+  public static final class Extension extends Extensible {}
 
   interface Shape {
     int sides();
@@ -172,5 +190,62 @@ class WorldCallsTest {
   void aMethodThatDoesNotExistFailsWhenCalledAsTheJvmWouldNotAtLinking() {
     MethodHandle missing = linked("absent", INT_OF_INT, WorldCalls.STATIC, Statics.class);
     assertThatThrownBy(() -> missing.invoke(1)).isInstanceOf(NoSuchMethodError.class);
+  }
+
+  @Test
+  void aReceiverFromAnotherLoaderRunsItsCopyAndTheSiteDoesNotKeepThatLoader() throws Throwable {
+    MethodType type = MethodType.methodType(int.class, Extensible.class);
+    MethodHandle value = linked("value", type, WorldCalls.VIRTUAL, Extensible.class);
+    WeakReference<ClassLoader> plugin = callWithAPluginsReceiver(value);
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (plugin.get() != null && System.nanoTime() < deadline) {
+      System.gc();
+    }
+    assertThat(plugin.get())
+        .as("the plugin's loader, once nothing but the call site saw it")
+        .isNull();
+    assertThat((int) value.invokeExact(new Extensible())).as("the site still works").isEqualTo(-1);
+  }
+
+  /** Calls {@code value} with an {@code Extension} of a loader of its own; returns that loader. */
+  private static WeakReference<ClassLoader> callWithAPluginsReceiver(MethodHandle value)
+      throws Throwable {
+    ClassLoader plugin = new OneClassLoader(Extension.class);
+    Class<?> extension = plugin.loadClass(Extension.class.getName());
+    assertThat(extension).isNotEqualTo(Extension.class);
+    Extensible receiver = (Extensible) extension.getConstructor().newInstance();
+    assertThat((int) value.invokeExact(receiver)).as("the copy it inherits").isEqualTo(-1);
+    return new WeakReference<>(plugin);
+  }
+
+  /** Defines one class itself, from its parent's class file, and delegates every other. */
+  private static final class OneClassLoader extends ClassLoader {
+    private final String name;
+
+    OneClassLoader(Class<?> defined) {
+      super(defined.getClassLoader());
+      this.name = defined.getName();
+    }
+
+    @Override
+    protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
+      if (!className.equals(name)) {
+        return super.loadClass(className, resolve);
+      }
+      synchronized (getClassLoadingLock(className)) {
+        Class<?> c = findLoadedClass(className);
+        if (c != null) {
+          return c;
+        }
+        String resource = className.replace('.', '/') + ".class";
+        try (InputStream in = getParent().getResourceAsStream(resource)) {
+          byte[] bytes = in.readAllBytes();
+          return defineClass(className, bytes, 0, bytes.length);
+        } catch (IOException e) {
+          throw new ClassNotFoundException(className, e);
+        }
+      }
+    }
   }
 }
