@@ -17,7 +17,7 @@
 # against the mean of the arms named none, none1, none2...; CODELIST=1 also saves each shop's
 # compiled methods (jcmd Compiler.codelist) at the end, and PERF=1 records each shop under
 # perf (cpu-clock, 999 Hz) through the slices into <label>.perf.data and writes its JIT symbol map
-# (jcmd Compiler.perfmap, /tmp/perf-<pid>.map) at the end, for perf report --sort comm,sym.
+# (jcmd Compiler.perfmap, the perf-<pid>.map that perf reads) at the end, for perf report --sort comm,sym.
 set -euo pipefail
 if [ $# -lt 4 ]; then
   sed -n '2,20p' "$0" >&2
