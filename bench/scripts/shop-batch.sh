@@ -17,7 +17,10 @@
 # against the mean of the arms named none, none1, none2...; CODELIST=1 also saves each shop's
 # compiled methods (jcmd Compiler.codelist) at the end, and PERF=1 records each shop under
 # perf (cpu-clock, 999 Hz) through the slices into <label>.perf.data and writes its JIT symbol map
-# (jcmd Compiler.perfmap, the perf-<pid>.map that perf reads) at the end, for perf report --sort comm,sym.
+# (jcmd Compiler.perfmap, the perf-<pid>.map that perf reads) at the end, for perf report --sort comm,sym;
+# PERF=g records call graphs too (perf -g; give every arm -XX:+PreserveFramePointer for Java frames).
+# Each shop's threads' context switches, voluntary and not, are saved at the first slice and after
+# the last (<label>.switches.start and .end: thread id, name, voluntary, involuntary).
 set -euo pipefail
 if [ $# -lt 4 ]; then
   sed -n '2,20p' "$0" >&2
@@ -72,10 +75,21 @@ for i in "${!shops[@]}"; do
   loads+=($!)
 done
 sleep "$start"
+switches() { # <pid>: each thread's name and its voluntary and involuntary context switches
+  for t in /proc/"$1"/task/*; do
+    awk -F'\t' -v tid="${t##*/}" '$1 == "Name:" { n = $2 } $1 ~ /^voluntary/ { v = $2 } $1 ~ /^nonvoluntary/ { i = $2 }
+      END { print tid, n, v, i }' "$t/status" 2> /dev/null || true
+  done
+}
+for i in "${!shops[@]}"; do
+  switches "${shops[$i]}" > "$out/${labels[$i]}.switches.start"
+done
 perfs=()
+graph=()
+[ "${PERF:-}" = g ] && graph=(-g)
 if [ -n "${PERF:-}" ]; then
   for i in "${!shops[@]}"; do
-    perf record -q -e cpu-clock -F 999 -p "${shops[$i]}" -o "$out/${labels[$i]}.perf.data" \
+    perf record -q -e cpu-clock -F 999 "${graph[@]}" -p "${shops[$i]}" -o "$out/${labels[$i]}.perf.data" \
       -- sleep "$((slices * 30))" > "$out/${labels[$i]}.perf.log" 2>&1 &
     perfs+=($!)
   done
@@ -88,6 +102,9 @@ for s in $(seq 1 "$slices"); do
     readers+=($!)
   done
   wait "${readers[@]}"
+done
+for i in "${!shops[@]}"; do
+  switches "${shops[$i]}" > "$out/${labels[$i]}.switches.end"
 done
 if [ ${#perfs[@]} -gt 0 ]; then
   wait "${perfs[@]}" || true
