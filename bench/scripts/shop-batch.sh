@@ -20,10 +20,10 @@
 # (jcmd Compiler.perfmap, the perf-<pid>.map that perf reads) at the end, for perf report --sort comm,sym;
 # PERF=g records call graphs too (perf -g; give every arm -XX:+PreserveFramePointer for Java frames).
 # Each shop's threads' context switches, voluntary and not, are saved at the first slice and after
-# the last (<label>.switches.start and .end: thread id, name, voluntary, involuntary).
+# the last (<label>.switches.start and .end: thread id, voluntary, involuntary, name, which may hold spaces).
 set -euo pipefail
 if [ $# -lt 4 ]; then
-  sed -n '2,20p' "$0" >&2
+  sed -n '2,23p' "$0" >&2
   exit 2
 fi
 out=$1 start=$2 slices=$3
@@ -75,10 +75,10 @@ for i in "${!shops[@]}"; do
   loads+=($!)
 done
 sleep "$start"
-switches() { # <pid>: each thread's name and its voluntary and involuntary context switches
+switches() { # <pid>: each thread's id, voluntary and involuntary context switches, and name
   for t in /proc/"$1"/task/*; do
     awk -F'\t' -v tid="${t##*/}" '$1 == "Name:" { n = $2 } $1 ~ /^voluntary/ { v = $2 } $1 ~ /^nonvoluntary/ { i = $2 }
-      END { print tid, n, v, i }' "$t/status" 2> /dev/null || true
+      END { print tid, v, i, n }' "$t/status" 2> /dev/null || true
   done
 }
 for i in "${!shops[@]}"; do
